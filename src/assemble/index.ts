@@ -1,0 +1,2 @@
+export { parseScopeChain } from "./scope.js";
+export { Toolplane, type ToolplaneOptions } from "./toolplane.js";

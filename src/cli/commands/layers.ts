@@ -1,0 +1,33 @@
+import type { Command } from "commander";
+import { GLOBAL_LAYER } from "../../register/index.js";
+import { describeLayers } from "../../register/layers-view.js";
+import { type CommonOptions, examples, openToolplane, printJson, withCommon } from "../common.js";
+
+export function layersCommand(program: Command): void {
+  const cmd = program
+    .command("layers")
+    .description("print every layer's entries, the provider that gave each, and which are shadowed");
+  withCommon(cmd);
+  examples(cmd, ["toolplane layers", "toolplane layers --scope 'session-1>preset:review' --json"]);
+  cmd.action(async (opts: CommonOptions) => {
+    const plane = await openToolplane(opts);
+    try {
+      const view = await describeLayers(plane.tools, plane.chain);
+      if (opts.json) {
+        printJson(view);
+        return;
+      }
+      for (const layer of view.layers) {
+        process.stdout.write(`${layer.name}${layer.name === GLOBAL_LAYER ? "" : " (scope)"}\n`);
+        if (layer.entries.length === 0) process.stdout.write("  (empty)\n");
+        for (const e of layer.entries) {
+          const note = e.shadowed ? `  shadowed by ${e.shadowedBy?.provider} in ${e.shadowedBy?.layer}` : "";
+          const withheld = e.withheldBy ? `  withheld by ${e.withheldBy}` : "";
+          process.stdout.write(`  ${e.name}  [${e.provider}]${note}${withheld}\n`);
+        }
+      }
+    } finally {
+      await plane.close();
+    }
+  });
+}

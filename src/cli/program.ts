@@ -1,0 +1,16 @@
+import { Command } from "commander";
+import { catalogCommand } from "./commands/catalog.js";
+import { layersCommand } from "./commands/layers.js";
+
+export const VERSION = "0.1.0";
+
+/** The CLI program; each command lives in its own file under commands/. */
+export function buildProgram(): Command {
+  const program = new Command("toolplane")
+    .description("the tool layer of an agent harness: what the model sees, and the calls it makes")
+    .version(VERSION)
+    .showHelpAfterError("(run with --help for usage and examples)")
+    .exitOverride();
+  for (const add of [catalogCommand, layersCommand]) add(program);
+  return program;
+}

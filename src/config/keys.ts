@@ -1,0 +1,163 @@
+import { z } from "zod";
+
+/**
+ * assembly: changes what the model sees; a change invalidates the catalog.
+ * run-time: changes how a call runs; never enters a model request, so prefixHash ignores it.
+ */
+export type KeyKind = "assembly" | "run-time";
+
+export interface KeySpec {
+  kind: KeyKind;
+  schema: z.ZodType;
+  default: unknown;
+  /** Human text for `toolplane config` and the docs. */
+  doc: string;
+}
+
+const positiveInt = z.number().int().positive();
+const names = z.array(z.string());
+
+const permissionRule = z
+  .object({
+    effect: z.enum(["allow", "ask", "deny"]),
+    tool: z.string().optional(),
+    action: z.string().optional(),
+    pattern: z.string().optional(),
+    namespace: z.string().optional(),
+    param: z
+      .object({
+        pointer: z.string(),
+        glob: z.string().optional(),
+        regex: z.string().optional(),
+        enum: z.array(z.unknown()).optional(),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict();
+
+const mcpServer = z.union([
+  z
+    .object({
+      command: z.string(),
+      args: z.array(z.string()).optional(),
+      env: z.record(z.string(), z.string()).optional(),
+      cwd: z.string().optional(),
+      trusted: z.boolean().optional(),
+      timeoutMs: positiveInt.optional(),
+    })
+    .strict(),
+  z
+    .object({
+      url: z.string().url(),
+      headers: z.record(z.string(), z.string()).optional(),
+      trusted: z.boolean().optional(),
+      timeoutMs: positiveInt.optional(),
+    })
+    .strict(),
+]);
+
+export const CONFIG_KEYS = {
+  "catalog.budget.chars": {
+    kind: "assembly",
+    schema: positiveInt,
+    default: 8000,
+    doc: "total characters of catalog text (tool descriptions plus the system catalog)",
+  },
+  "catalog.budget.tokens": {
+    kind: "assembly",
+    schema: positiveInt.nullable(),
+    default: null,
+    doc: "when set, the o200k token count also bounds the catalog",
+  },
+  "catalog.descriptionMaxChars": {
+    kind: "assembly",
+    schema: positiveInt,
+    default: 1024,
+    doc: "cap on any one description",
+  },
+  "defer.mode": {
+    kind: "assembly",
+    schema: z.enum(["threshold", "allowlist", "off"]),
+    default: "threshold",
+    doc: "how tools are chosen for deferred loading",
+  },
+  "defer.threshold": {
+    kind: "assembly",
+    schema: positiveInt,
+    default: 40,
+    doc: "threshold mode: defer when there are more tools than this",
+  },
+  "defer.resident": {
+    kind: "assembly",
+    schema: names,
+    default: [],
+    doc: "tool names that are never deferred",
+  },
+  "tools.disabled": {
+    kind: "assembly",
+    schema: names,
+    default: [],
+    doc: "tool names removed from the catalog",
+  },
+  "skills.paths": { kind: "assembly", schema: names, default: [], doc: "custom skill roots (rank 300)" },
+  "mcp.servers": {
+    kind: "assembly",
+    schema: z.record(z.string(), mcpServer),
+    default: {},
+    doc: "MCP servers: name -> {command, args, env} or {url}",
+  },
+  "tools.timeoutMs": { kind: "run-time", schema: positiveInt, default: 120_000, doc: "default call timeout" },
+  "results.inlineMaxBytes": {
+    kind: "run-time",
+    schema: positiveInt,
+    default: 51_200,
+    doc: "largest result put inline; larger ones spill to a file",
+  },
+  "results.rawMaxBytes": {
+    kind: "run-time",
+    schema: positiveInt,
+    default: 20_000_000,
+    doc: "largest raw output a tool may produce where it must be parsed",
+  },
+  "results.lineMaxChars": {
+    kind: "run-time",
+    schema: positiveInt,
+    default: 2000,
+    doc: "longest line kept whole",
+  },
+  "grep.maxMatches": {
+    kind: "run-time",
+    schema: positiveInt,
+    default: 250,
+    doc: "grep stops after this many matches",
+  },
+  "permissions.rules": {
+    kind: "run-time",
+    schema: z.array(permissionRule),
+    default: [],
+    doc: "permission rules; a rule that denies a whole tool is assembly (the tool leaves the catalog)",
+  },
+  "skills.auditIntervalMs": {
+    kind: "run-time",
+    schema: z.number().int().nonnegative(),
+    default: 60_000,
+    doc: "how often a full skill rescan is compared with the watched state (0: never)",
+  },
+} satisfies Record<string, KeySpec>;
+
+export type ConfigKey = keyof typeof CONFIG_KEYS;
+
+export const CONFIG_KEY_NAMES = Object.keys(CONFIG_KEYS).sort() as ConfigKey[];
+
+export function keySpec(key: string): KeySpec | undefined {
+  return (CONFIG_KEYS as Record<string, KeySpec>)[key];
+}
+
+/** `catalog.budget.chars` -> `TOOLPLANE_CATALOG_BUDGET_CHARS`; `tools.timeoutMs` -> `TOOLPLANE_TOOLS_TIMEOUT_MS`. */
+export function envName(key: string): string {
+  return `TOOLPLANE_${key
+    .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
+    .replace(/\./g, "_")
+    .toUpperCase()}`;
+}

@@ -1,0 +1,103 @@
+import type { z } from "zod";
+import { DeclarationError } from "./errors.js";
+import { isObjectSchema, toJsonSchema } from "./json-schema.js";
+import type { JsonSchema, SchemaInput, Tool, ToolDeclaration, ValidationResult } from "./types.js";
+import { compileValidator, type Validator } from "./validate.js";
+
+/** Arguments as execute sees them: Zod's output type, or a plain record for a raw JSON Schema. */
+export type InferArgs<P> = P extends z.ZodType ? z.output<P> : Record<string, unknown>;
+
+export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
+
+/**
+ * Declares a tool. Every rule is checked here, at definition time, so a bad declaration fails
+ * where it is written rather than when a model first calls it. JSON Schemas are built lazily:
+ * a deferred tool that is only listed by name never pays for its schema.
+ */
+export function defineTool<P extends SchemaInput, O, I = InferArgs<P>>(
+  decl: ToolDeclaration<I, O> & { parameters: P },
+): Tool<I, O> {
+  checkDeclaration(decl as ToolDeclaration);
+  let parameters: JsonSchema | undefined;
+  let outputSchema: JsonSchema | undefined;
+  const params = () => {
+    parameters ??= Object.freeze(toJsonSchema(decl.parameters, "input")) as JsonSchema;
+    return parameters;
+  };
+  const output = () => {
+    outputSchema ??= Object.freeze(toJsonSchema(decl.output.schema, "output")) as JsonSchema;
+    return outputSchema;
+  };
+  let inputValidator: Validator<I> | undefined;
+  let outputValidator: Validator<O> | undefined;
+  const host = Object.freeze({
+    output: decl.output,
+    execute: decl.execute,
+    timeoutMs: decl.timeoutMs,
+    concurrencySafe: decl.concurrencySafe ?? false,
+    display: decl.display,
+    permission: decl.permission,
+    selection: decl.selection,
+    spill: decl.spill ?? true,
+    namespace: decl.namespace,
+  });
+  const tool: Tool<I, O> = {
+    kind: "tool",
+    name: decl.name,
+    description: decl.description,
+    get parameters() {
+      return params();
+    },
+    get outputSchema() {
+      return output();
+    },
+    host,
+    validateInput(args: unknown): ValidationResult<I> {
+      inputValidator ??= compileValidator<I>(decl.parameters, params);
+      return inputValidator(args);
+    },
+    validateOutput(value: unknown): ValidationResult<O> {
+      outputValidator ??= compileValidator<O>(decl.output.schema, output);
+      return outputValidator(value);
+    },
+  };
+  return Object.freeze(tool);
+}
+
+function checkDeclaration(decl: ToolDeclaration): void {
+  const name = typeof decl?.name === "string" ? decl.name : String(decl?.name);
+  const fail = (rule: string, detail: string): never => {
+    throw new DeclarationError(name, rule, detail);
+  };
+  if (typeof decl?.name !== "string" || !TOOL_NAME_PATTERN.test(decl.name)) {
+    fail("name", `must match ${TOOL_NAME_PATTERN} (letters, digits, _ and -, 1 to 64 characters)`);
+  }
+  if (typeof decl.description !== "string" || decl.description.trim() === "") {
+    fail("description", "must be a non-empty string");
+  }
+  if (decl.parameters === undefined || !isObjectSchema(decl.parameters)) {
+    fail("parameters", 'must be an object schema (z.object({...}) or {"type": "object", ...})');
+  }
+  if (decl.output === undefined || decl.output === null || typeof decl.output !== "object") {
+    fail("output", "is required: declare { schema, render } for the canonical value execute returns");
+  }
+  if (decl.output.schema === undefined || decl.output.schema === null) {
+    fail("output.schema", "is required: the schema of the value execute returns");
+  }
+  if (typeof decl.output.render !== "function") {
+    fail("output.render", "must be a function that turns the value into model content");
+  }
+  if (typeof decl.execute !== "function") fail("execute", "must be a function");
+  if (decl.timeoutMs !== undefined && !(Number.isInteger(decl.timeoutMs) && decl.timeoutMs > 0)) {
+    fail("timeoutMs", "must be a positive whole number of milliseconds");
+  }
+  if (decl.concurrencySafe !== undefined && typeof decl.concurrencySafe !== "boolean") {
+    fail("concurrencySafe", "must be a boolean");
+  }
+  if (decl.selection !== undefined) {
+    const { shouldSelect, shouldNotSelect } = decl.selection;
+    if (!Array.isArray(shouldSelect) || !Array.isArray(shouldNotSelect)) {
+      fail("selection", "needs shouldSelect and shouldNotSelect arrays of { task, args? }");
+    }
+  }
+}

@@ -1,0 +1,6 @@
+export { defineTool, TOOL_NAME_PATTERN } from "./define-tool.js";
+export { DeclarationError } from "./errors.js";
+export { DRAFT_07, isObjectSchema, isZodSchema, normaliseRawSchema, toJsonSchema } from "./json-schema.js";
+export { projectTool, type ToolProjection } from "./project.js";
+export type * from "./types.js";
+export { compileValidator, formatIssues, toPointer, type Validator } from "./validate.js";

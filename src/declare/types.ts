@@ -1,0 +1,132 @@
+import type { z } from "zod";
+
+/** A JSON Schema document (draft-07 once normalised). */
+export type JsonSchema = { [key: string]: unknown };
+
+/** A content block the model receives as (part of) a tool result. */
+export type ModelContent =
+  | { type: "text"; text: string }
+  | { type: "image"; mimeType: string; data: string }
+  | { type: "file"; mimeType: string; data: string; name?: string };
+
+/** What an output render function may return: plain text, or blocks plus paging facts. */
+export type RenderedOutput =
+  | string
+  | {
+      content: ModelContent[];
+      /** true when the value was cut (pagination, limits); the text itself must show the cut too. */
+      truncated?: boolean;
+      /** the next offset to ask for, present only when the page was cut. */
+      nextOffset?: number;
+    };
+
+/** Everything a tool's execute function may use. Never seen by the model. */
+export interface ToolContext {
+  signal: AbortSignal;
+  cwd: string;
+  /** The workspace root (nearest ancestor with .git, else cwd). */
+  workspace: string;
+  /** Run-time configuration values, by dotted key. */
+  config: Readonly<Record<string, unknown>>;
+  /** Progress or debug lines for people, not for the model. */
+  log?: (line: string) => void;
+  /** Streaming output sink, for tools whose output may be larger than memory should hold. */
+  stream?: OutputStream;
+}
+
+/** A sink a streaming tool writes its raw output to; the host decides inline vs spill. */
+export interface OutputStream {
+  write(chunk: string | Uint8Array): Promise<void>;
+}
+
+export type SchemaInput = z.ZodType | JsonSchema;
+
+export interface OutputDeclaration<O> {
+  /** Schema of the canonical value execute returns: separate from the input schema. */
+  schema: SchemaInput;
+  /** Turns the canonical value into what the model reads. */
+  render: (value: O) => RenderedOutput;
+}
+
+export interface PermissionDeclaration<I> {
+  /** The permission action a call needs, e.g. "read", "search", "network". */
+  action: string;
+  /** Patterns the action applies to for one call (e.g. the path or the command). */
+  patterns?: (args: I) => string[];
+  /** Argument values that are filesystem paths: resolved and kept inside the workspace. */
+  paths?: (args: I) => string[];
+}
+
+export interface DisplayDeclaration<I> {
+  title?: string;
+  /** One line a UI shows for a call. */
+  summarize?: (args: I) => string;
+}
+
+export interface SelectionCase {
+  task: string;
+  /** The call a model should make for this task; checked against the input schema. */
+  args?: unknown;
+}
+
+export interface SelectionDeclaration {
+  /** Tasks for which this tool should be chosen. */
+  shouldSelect: SelectionCase[];
+  /** Tasks for which it must be left alone. */
+  shouldNotSelect: SelectionCase[];
+}
+
+export interface ToolDeclaration<I = unknown, O = unknown> {
+  name: string;
+  description: string;
+  parameters: SchemaInput;
+  output: OutputDeclaration<O>;
+  execute: (args: I, ctx: ToolContext) => O | Promise<O>;
+  timeoutMs?: number;
+  concurrencySafe?: boolean;
+  display?: DisplayDeclaration<I>;
+  permission?: PermissionDeclaration<I>;
+  selection?: SelectionDeclaration;
+  /** false opts out of spilling over the inline limit (read: no read -> spill -> read loop). */
+  spill?: boolean;
+  /** Permission namespace, e.g. "mcp:github"; defaults to the provider's namespace. */
+  namespace?: string;
+}
+
+/** Host-only part of a tool: everything that must never reach a model request. */
+export interface ToolHost<I, O> {
+  output: OutputDeclaration<O>;
+  execute: (args: I, ctx: ToolContext) => O | Promise<O>;
+  timeoutMs: number | undefined;
+  concurrencySafe: boolean;
+  display: DisplayDeclaration<I> | undefined;
+  permission: PermissionDeclaration<I> | undefined;
+  selection: SelectionDeclaration | undefined;
+  spill: boolean;
+  namespace: string | undefined;
+}
+
+export interface ValidationIssue {
+  /** JSON pointer of the offending value ("" for the root). */
+  path: string;
+  message: string;
+}
+
+export type ValidationResult<T> = { ok: true; value: T } | { ok: false; issues: ValidationIssue[] };
+
+/** A declared tool: model-facing fields at the top, host-only fields under `host`. */
+export interface Tool<I = unknown, O = unknown> {
+  readonly kind: "tool";
+  readonly name: string;
+  readonly description: string;
+  /** Draft-07 JSON Schema of the parameters; built on first read (deferred tools never build it). */
+  readonly parameters: JsonSchema;
+  /** Draft-07 JSON Schema of the canonical output value. */
+  readonly outputSchema: JsonSchema;
+  readonly host: ToolHost<I, O>;
+  validateInput(args: unknown): ValidationResult<I>;
+  validateOutput(value: unknown): ValidationResult<O>;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: a tool of any argument and output type
+export type AnyTool = Tool<any, any>;

@@ -1,0 +1,6 @@
+export { DuplicateProviderError, MalformedEntryError } from "./errors.js";
+export { describeLayers, type LayerEntryView, type LayersView } from "./layers-view.js";
+export { nameMatcher } from "./patterns.js";
+export { GLOBAL_LAYER, Registry, type RegistryOptions } from "./registry.js";
+export { type EntrySummary, summarize } from "./summary.js";
+export type * from "./types.js";

@@ -1,0 +1,56 @@
+import { GLOBAL_LAYER, type Registry } from "./registry.js";
+import type { RegistryEntry } from "./types.js";
+
+export interface LayerEntryView {
+  name: string;
+  provider: string;
+  shadowed: boolean;
+  shadowedBy?: { provider: string; layer: string };
+  /** The layer whose restriction keeps this entry from the chain. */
+  withheldBy?: string;
+}
+
+export interface LayersView {
+  chain: string[];
+  incomplete: boolean;
+  layers: Array<{ name: string; restrictions?: unknown; entries: LayerEntryView[] }>;
+}
+
+/**
+ * Every layer's entries as the chain reads them: winners, the entries they shadow, and those a
+ * restriction withholds. With an empty chain each scope layer is read on its own over global.
+ */
+export async function describeLayers<E extends RegistryEntry>(
+  registry: Registry<E>,
+  chain: readonly string[],
+): Promise<LayersView> {
+  const names = chain.length > 0 ? [GLOBAL_LAYER, ...[...chain].reverse()] : registry.layerNames();
+  const layers: LayersView["layers"] = [];
+  let incomplete = false;
+  for (const name of names) {
+    const read = chain.length > 0 ? chain : name === GLOBAL_LAYER ? [] : [name];
+    const snap = await registry.snapshot(read);
+    incomplete ||= snap.incomplete;
+    const entries: LayerEntryView[] = [];
+    for (const e of snap.entries)
+      if (e.layer === name) entries.push({ name: e.name, provider: e.provider, shadowed: false });
+    for (const s of snap.shadowed) {
+      if (s.layer === name)
+        entries.push({ name: s.name, provider: s.provider, shadowed: true, shadowedBy: s.by });
+    }
+    for (const w of snap.withheld) {
+      if (w.layer === name)
+        entries.push({ name: w.name, provider: w.provider, shadowed: false, withheldBy: w.by });
+    }
+    entries.sort((a, b) => cmp(a.name, b.name) || cmp(a.provider, b.provider));
+    const layer: LayersView["layers"][number] = { name, entries };
+    const restrictions = registry.restrictionsOf(name);
+    if (restrictions) layer.restrictions = restrictions;
+    layers.push(layer);
+  }
+  return { chain: [...chain], incomplete, layers };
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,351 @@
+import { DuplicateProviderError, MalformedEntryError } from "./errors.js";
+import { nameMatcher } from "./patterns.js";
+import type {
+  Invalidation,
+  InvalidationReason,
+  Observation,
+  Provider,
+  ProviderProblem,
+  RegistryEntry,
+  Resolved,
+  Restrictions,
+  Shadowed,
+  Snapshot,
+  Withheld,
+} from "./types.js";
+
+export const GLOBAL_LAYER = "global";
+
+export interface RegistryOptions<E> {
+  /** What the registry holds, for messages: "tool", "skill". */
+  kind?: string;
+  /** Extra entry rule: return a reason when the entry is malformed. */
+  check?: (entry: E) => string | undefined;
+  /** A provider slower than this is rejected for the read. */
+  enumerateTimeoutMs?: number;
+  /** Where rejected providers are logged. */
+  log?: (line: string) => void;
+}
+
+interface ProviderState<E> {
+  provider: Provider<E>;
+  layer: string;
+  seq: number;
+  generation: number;
+  cached?: { generation: number; entries: readonly E[] };
+}
+
+interface Layer<E> {
+  name: string;
+  providers: Map<string, ProviderState<E>>;
+  restrictions?: Restrictions;
+}
+
+type Observed<E> =
+  | { ok: true; entries: readonly E[]; complete: boolean; note?: string }
+  | { ok: false; message: string };
+
+/**
+ * Layered registry: one global layer plus named scope layers. Providers register into a layer; a
+ * read merges the global layer with a scope chain (nearest first), the nearest layer winning a
+ * name. Reads are cached per chain until an invalidation; an invalidation carries no diff.
+ */
+export class Registry<E extends RegistryEntry> {
+  readonly kind: string;
+  private readonly layersByName = new Map<string, Layer<E>>();
+  private readonly listeners = new Set<(event: Invalidation) => void>();
+  private readonly snapshots = new Map<string, Snapshot<E>>();
+  private readonly options: RegistryOptions<E>;
+  private seq = 0;
+  private gen = 0;
+
+  constructor(options: RegistryOptions<E> = {}) {
+    this.options = options;
+    this.kind = options.kind ?? "entry";
+    this.ensureLayer(GLOBAL_LAYER);
+  }
+
+  get generation(): number {
+    return this.gen;
+  }
+
+  /** Layer names: global first, then scope layers in the order they were made. */
+  layerNames(): string[] {
+    return [...this.layersByName.keys()];
+  }
+
+  /** Registers a provider into a layer; a second provider of the same name there is an error. */
+  register(layer: string, provider: Provider<E>): { changed(): void; unregister(): void } {
+    const target = this.ensureLayer(layer);
+    if (typeof provider?.name !== "string" || provider.name === "") {
+      throw new TypeError(`a provider registered into layer "${layer}" needs a non-empty string name`);
+    }
+    const existing = target.providers.get(provider.name);
+    if (existing) throw new DuplicateProviderError(layer, provider.name, existing.provider.name);
+    target.providers.set(provider.name, { provider, layer, seq: ++this.seq, generation: 0 });
+    this.emit("provider", layer, provider.name);
+    return {
+      changed: () => this.changed(layer, provider.name),
+      unregister: () => this.unregister(layer, provider.name),
+    };
+  }
+
+  unregister(layer: string, providerName: string): boolean {
+    const removed = this.layersByName.get(layer)?.providers.delete(providerName) ?? false;
+    if (removed) this.emit("provider", layer, providerName);
+    return removed;
+  }
+
+  /** A provider's entries changed: its cached observation is dropped and readers are told. */
+  changed(layer: string, providerName: string): void {
+    const state = this.layersByName.get(layer)?.providers.get(providerName);
+    if (!state) throw new Error(`no provider "${providerName}" in layer "${layer}"`);
+    state.generation++;
+    this.emit("provider", layer, providerName);
+  }
+
+  /** Sets (or clears, with undefined) what a layer may inherit from farther layers. */
+  restrict(layer: string, restrictions: Restrictions | undefined): void {
+    this.ensureLayer(layer).restrictions = restrictions;
+    this.emit("restriction", layer);
+  }
+
+  /** Something outside the providers changed (run-time config, a re-parented scope). */
+  invalidate(reason: InvalidationReason = "runtime"): void {
+    this.emit(reason);
+  }
+
+  on(_event: "invalidated", listener: (event: Invalidation) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  providers(layer: string): Provider<E>[] {
+    return [...(this.layersByName.get(layer)?.providers.values() ?? [])].map((s) => s.provider);
+  }
+
+  restrictionsOf(layer: string): Restrictions | undefined {
+    return this.layersByName.get(layer)?.restrictions;
+  }
+
+  /**
+   * Reads the merged view for a scope chain, nearest layer first. Unknown scope names read as empty
+   * layers, so a scope with nothing registered yet still inherits the global layer.
+   */
+  async snapshot(chain: readonly string[] = []): Promise<Snapshot<E>> {
+    const key = chain.join("\u0000");
+    const hit = this.snapshots.get(key);
+    if (hit && hit.generation === this.gen) return hit;
+    const startGeneration = this.gen;
+    const order = [GLOBAL_LAYER, ...[...chain].reverse().filter((l) => l !== GLOBAL_LAYER)];
+    const problems: ProviderProblem[] = [];
+    const observed = new Map<ProviderState<E>, readonly E[]>();
+    const states = order.flatMap((name) => [...(this.layersByName.get(name)?.providers.values() ?? [])]);
+    await Promise.all(
+      states.map(async (state) => {
+        const result = await this.observe(state);
+        if (!result.ok) {
+          problems.push({
+            provider: state.provider.name,
+            layer: state.layer,
+            outcome: "rejected",
+            message: result.message,
+          });
+          this.options.log?.(`${this.kind} provider "${state.provider.name}" rejected: ${result.message}`);
+          return;
+        }
+        if (!result.complete) {
+          problems.push({
+            provider: state.provider.name,
+            layer: state.layer,
+            outcome: "incomplete",
+            message: result.note ?? "the provider reported a partial list",
+          });
+        }
+        observed.set(state, result.entries);
+      }),
+    );
+    problems.sort((a, b) => cmp(a.layer, b.layer) || cmp(a.provider, b.provider));
+    const snapshot = merge(chain, order, this.layersByName, observed, problems, startGeneration);
+    if (!snapshot.incomplete && this.gen === startGeneration) this.snapshots.set(key, snapshot);
+    return snapshot;
+  }
+
+  private ensureLayer(name: string): Layer<E> {
+    if (typeof name !== "string" || name === "")
+      throw new TypeError("a layer name must be a non-empty string");
+    let layer = this.layersByName.get(name);
+    if (!layer) {
+      layer = { name, providers: new Map() };
+      this.layersByName.set(name, layer);
+    }
+    return layer;
+  }
+
+  private emit(reason: InvalidationReason, layer?: string, provider?: string): void {
+    this.gen++;
+    this.snapshots.clear();
+    const event: Invalidation = { reason, generation: this.gen };
+    if (layer !== undefined) event.layer = layer;
+    if (provider !== undefined) event.provider = provider;
+    for (const listener of [...this.listeners]) listener(event);
+  }
+
+  /** One provider's entries: cached per provider generation, retried once if it changes mid-read. */
+  private async observe(state: ProviderState<E>): Promise<Observed<E>> {
+    if (state.cached && state.cached.generation === state.generation) {
+      return { ok: true, entries: state.cached.entries, complete: true };
+    }
+    let last: Observation<E> | undefined;
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const generation = state.generation;
+      let observation: Observation<E>;
+      try {
+        observation = await this.enumerate(state.provider);
+      } catch (error) {
+        return { ok: false, message: error instanceof Error ? error.message : String(error) };
+      }
+      this.check(state.provider.name, observation.entries);
+      last = observation;
+      if (state.generation === generation) {
+        const complete = observation.complete !== false;
+        if (complete) state.cached = { generation, entries: observation.entries };
+        return { ok: true, entries: observation.entries, complete };
+      }
+    }
+    return {
+      ok: true,
+      entries: last?.entries ?? [],
+      complete: false,
+      note: "the provider changed twice while it was being read",
+    };
+  }
+
+  private async enumerate(provider: Provider<E>): Promise<Observation<E>> {
+    const timeoutMs = this.options.enumerateTimeoutMs ?? 10_000;
+    const controller = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        controller.abort();
+        reject(new Error(`timed out after ${timeoutMs} ms`));
+      }, timeoutMs);
+      timer.unref?.();
+    });
+    try {
+      const result = await Promise.race([
+        Promise.resolve().then(() => provider.enumerate(controller.signal)),
+        timeout,
+      ]);
+      if (Array.isArray(result)) return { entries: result };
+      if (result && Array.isArray((result as Observation<E>).entries)) return result as Observation<E>;
+      throw new Error("enumerate() must return an array of entries or { entries, complete }");
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private check(provider: string, entries: readonly E[]): void {
+    const seen = new Set<string>();
+    entries.forEach((entry, index) => {
+      const name = (entry as { name?: unknown })?.name;
+      if (typeof name !== "string" || name === "") {
+        throw new MalformedEntryError(provider, `#${index}`, "an entry needs a non-empty string name");
+      }
+      if (seen.has(name)) throw new MalformedEntryError(provider, name, "the provider lists this name twice");
+      seen.add(name);
+      const reason = this.options.check?.(entry);
+      if (reason !== undefined) throw new MalformedEntryError(provider, name, reason);
+    });
+  }
+}
+
+function merge<E extends RegistryEntry>(
+  chain: readonly string[],
+  order: readonly string[],
+  layers: Map<string, Layer<E>>,
+  observed: Map<ProviderState<E>, readonly E[]>,
+  problems: ProviderProblem[],
+  generation: number,
+): Snapshot<E> {
+  type Item = Resolved<E> & { seq: number; index: number };
+  const acc = new Map<string, Item>();
+  const shadowed: Shadowed[] = [];
+  const withheld: Withheld[] = [];
+  for (const layerName of order) {
+    const layer = layers.get(layerName);
+    if (!layer) continue;
+    if (layer.restrictions) {
+      const allowed = inheritanceFilter(layer.restrictions);
+      for (const [name, item] of acc) {
+        if (!allowed(name)) {
+          acc.delete(name);
+          withheld.push({ name, provider: item.provider, layer: item.layer, by: layerName });
+        }
+      }
+    }
+    // Inside a layer: rank, then registration order, then the provider's own order.
+    const states = [...layer.providers.values()].sort((a, b) => rankOf(a) - rankOf(b) || a.seq - b.seq);
+    const own = new Map<string, Item>();
+    for (const state of states) {
+      const entries = observed.get(state);
+      if (!entries) continue;
+      entries.forEach((entry, index) => {
+        const item: Item = {
+          name: entry.name,
+          entry,
+          provider: state.provider.name,
+          layer: layerName,
+          rank: rankOf(state),
+          namespace: state.provider.namespace ?? state.provider.name,
+          seq: state.seq,
+          index,
+        };
+        const winner = own.get(entry.name);
+        if (winner) {
+          shadowed.push({ ...who(item), by: who(winner), reason: "rank" });
+        } else own.set(entry.name, item);
+      });
+    }
+    for (const [name, item] of own) {
+      const farther = acc.get(name);
+      if (farther) shadowed.push({ ...who(farther), by: who(item), reason: "layer" });
+      acc.set(name, item);
+    }
+  }
+  const items = [...acc.values()].sort((a, b) => a.rank - b.rank || a.seq - b.seq || a.index - b.index);
+  const entries: Resolved<E>[] = items.map(({ seq: _seq, index: _index, ...resolved }) =>
+    Object.freeze(resolved),
+  );
+  const byName = new Map(entries.map((e) => [e.name, e]));
+  shadowed.sort((a, b) => cmp(a.name, b.name) || cmp(a.layer, b.layer) || cmp(a.provider, b.provider));
+  withheld.sort((a, b) => cmp(a.name, b.name) || cmp(a.layer, b.layer));
+  return Object.freeze({
+    chain: [...chain],
+    entries,
+    shadowed,
+    withheld,
+    problems,
+    incomplete: problems.length > 0,
+    generation,
+    get: (name: string) => byName.get(name),
+  });
+}
+
+function inheritanceFilter(r: Restrictions): (name: string) => boolean {
+  const allow = r.allow ? nameMatcher(r.allow) : () => true;
+  const deny = r.deny ? nameMatcher(r.deny) : () => false;
+  return (name) => !deny(name) && allow(name);
+}
+
+function rankOf<E>(state: ProviderState<E>): number {
+  return state.provider.rank ?? 0;
+}
+
+function who(item: { name: string; provider: string; layer: string }) {
+  return { name: item.name, provider: item.provider, layer: item.layer };
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

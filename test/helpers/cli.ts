@@ -1,0 +1,24 @@
+import { spawnSync } from "node:child_process";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
+export const CLI = path.join(ROOT, "dist", "src", "cli", "main.js");
+
+/** Runs the built CLI (npm test builds before vitest runs). */
+export function runCli(args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string } = {}) {
+  const result = spawnSync(process.execPath, [CLI, ...args], {
+    cwd: opts.cwd ?? ROOT,
+    env: opts.env ?? process.env,
+    input: opts.input ?? "",
+    encoding: "utf8",
+    timeout: 60_000,
+  });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+export function runJson(args: string[], opts: Parameters<typeof runCli>[1] = {}) {
+  const r = runCli([...args, "--json"], opts);
+  if (r.code !== 0) throw new Error(`toolplane ${args.join(" ")} exited ${r.code}: ${r.stderr}`);
+  return JSON.parse(r.stdout);
+}

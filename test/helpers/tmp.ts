@@ -1,0 +1,29 @@
+import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+/** A fresh temp dir (realpath, so symlinked /tmp does not confuse path checks). */
+export function tempDir(prefix = "tp-"): string {
+  return realpathSync(mkdtempSync(path.join(tmpdir(), prefix)));
+}
+
+/** Writes files below `root`, creating folders; returns root. */
+export function writeTree(root: string, files: Record<string, string | Buffer>): string {
+  for (const [rel, content] of Object.entries(files)) {
+    const file = path.join(root, rel);
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, content);
+  }
+  return root;
+}
+
+/** A hermetic project: a git root with HOME and TOOLPLANE_HOME inside the temp dir. */
+export function tempProject(files: Record<string, string | Buffer> = {}) {
+  const root = tempDir("tp-proj-");
+  const home = path.join(root, "_home");
+  mkdirSync(path.join(root, "repo", ".git"), { recursive: true });
+  mkdirSync(home, { recursive: true });
+  writeTree(path.join(root, "repo"), files);
+  const env: NodeJS.ProcessEnv = { HOME: home, PATH: process.env.PATH ?? "" };
+  return { root, repo: path.join(root, "repo"), home, env };
+}
