@@ -5,7 +5,8 @@ import { emit, median, peakRssMiB, round, timeRuns } from "./lib.js";
 async function main() {
   type E = { name: string };
   const registry = new Registry<E>();
-  const names = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => ({ name: `${prefix}_${i}` }));
+  const names = (prefix: string, n: number) =>
+    Array.from({ length: n }, (_, i) => ({ name: `${prefix}_${i}` }));
   for (let p = 0; p < 10; p++) {
     const entries = names(`tool${p}`, 1000);
     registry.register(GLOBAL_LAYER, { name: `p${p}`, rank: p, enumerate: () => entries });

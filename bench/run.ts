@@ -56,7 +56,9 @@ function toMarkdown(reports: BenchReport[]): string {
     out.push(`## ${r.bench}`, "", "| figure | value | goal | met |", "|---|---|---|---|");
     for (const f of r.figures) {
       const met = f.ok === undefined ? "" : f.ok ? "yes" : "**no**";
-      out.push(`| ${f.name}${f.note ? ` (${f.note})` : ""} | ${f.value} ${f.unit} | ${f.goal ?? ""} | ${met} |`);
+      out.push(
+        `| ${f.name}${f.note ? ` (${f.note})` : ""} | ${f.value} ${f.unit} | ${f.goal ?? ""} | ${met} |`,
+      );
     }
     out.push("");
   }
