@@ -28,6 +28,8 @@ describe("no host-only field reaches a model request", () => {
       ]);
       expect(leaks, `${provider}: ${leaks.join(", ")}`).toEqual([]);
       for (const tool of tools) {
+        // the projection every adapter renders from must itself be clean
+        expect(findLeaks(projectTool(tool), [SENTINEL_TIMEOUT, SENTINEL_TEXT])).toEqual([]);
         const one = renderCatalog({ provider, tools: [projectTool(tool)], budgetChars: 1e6 });
         expect(findLeaks(one.tools, [SENTINEL_TIMEOUT, SENTINEL_TEXT])).toEqual([]);
       }
