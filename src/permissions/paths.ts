@@ -1,0 +1,79 @@
+import { realpathSync } from "node:fs";
+import path from "node:path";
+
+export interface ResolvedPath {
+  /** The path as the call named it, made absolute against cwd (lexically: `..` folded). */
+  absolute: string;
+  /** After following symlinks as far as the path exists (the rest appended as written). */
+  real: string;
+  /** Whether `real` is the workspace or below it. */
+  inside: boolean;
+}
+
+export class PathError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "PathError";
+  }
+}
+
+/**
+ * Resolves a path argument the way the filesystem will: `..` folded, symlinks followed (for the
+ * part that exists), Unicode normalised to NFC, and case folded where the filesystem ignores case.
+ * Matching rules against anything less lets `a/../../etc` or a symlink walk out of the workspace.
+ */
+export function resolvePath(input: string, cwd: string, workspace: string): ResolvedPath {
+  if (typeof input !== "string" || input === "")
+    throw new PathError("the path is empty: give a file or folder path");
+  if (input.includes("\0")) throw new PathError("the path contains a NUL byte: give a plain file path");
+  const absolute = path.resolve(cwd, input.normalize("NFC"));
+  const real = realpathOfLongestPrefix(absolute);
+  const root = realpathOfLongestPrefix(path.resolve(workspace));
+  return { absolute, real, inside: isInside(real, root) };
+}
+
+export function isInside(candidate: string, root: string): boolean {
+  const a = foldCase(candidate, root);
+  const b = foldCase(root, root);
+  const rel = path.relative(b, a);
+  return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
+}
+
+/** realpath of the deepest existing ancestor, with the missing tail appended unchanged. */
+export function realpathOfLongestPrefix(absolute: string): string {
+  let head = absolute;
+  const tail: string[] = [];
+  for (;;) {
+    try {
+      return path.join(realpathSync.native(head), ...tail.reverse());
+    } catch {
+      const parent = path.dirname(head);
+      if (parent === head) return absolute;
+      tail.push(path.basename(head));
+      head = parent;
+    }
+  }
+}
+
+const caseInsensitive = new Map<string, boolean>();
+
+/** Folds case only on filesystems that ignore it (macOS, Windows defaults); probed once per root. */
+function foldCase(p: string, root: string): string {
+  let insensitive = caseInsensitive.get(root);
+  if (insensitive === undefined) {
+    insensitive = probeCaseInsensitive(root);
+    caseInsensitive.set(root, insensitive);
+  }
+  return insensitive ? p.toLowerCase() : p;
+}
+
+function probeCaseInsensitive(root: string): boolean {
+  const upper = root.toUpperCase();
+  const lower = root.toLowerCase();
+  if (upper === lower) return process.platform === "win32" || process.platform === "darwin";
+  try {
+    return realpathSync.native(upper) !== "" && realpathSync.native(lower) !== "";
+  } catch {
+    return false;
+  }
+}
