@@ -177,3 +177,28 @@ describe("loaded set", () => {
     expect(session.search({ query: "weather in Paris tomorrow" }).loaded).toEqual([]);
   });
 });
+
+describe("config", () => {
+  it("reads the defer.* keys with their defaults and --set overrides", async () => {
+    const { loadConfig } = await import("../../src/config/index.js");
+    const { deferConfigFrom } = await import("../../src/defer/config.js");
+    const { tempProject } = await import("../helpers/tmp.js");
+    const p = tempProject();
+    const base = deferConfigFrom(loadConfig({ cwd: p.repo, env: p.env, set: [] }));
+    expect(base).toEqual({
+      mode: "threshold",
+      threshold: 40,
+      maxSchemaBytes: null,
+      resident: [],
+      native: true,
+    });
+    const set = deferConfigFrom(
+      loadConfig({
+        cwd: p.repo,
+        env: p.env,
+        set: ["defer.mode=allowlist", "defer.maxSchemaBytes=5000", 'defer.resident=["a"]'],
+      }),
+    );
+    expect(set).toMatchObject({ mode: "allowlist", maxSchemaBytes: 5000, resident: ["a"] });
+  });
+});
