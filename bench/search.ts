@@ -89,22 +89,32 @@ const texts = set.queries.map((q) => q.text);
 for (const q of texts.slice(0, 50)) bigIndex.search(q, 5);
 const gc = (globalThis as { gc?: () => void }).gc;
 gc?.();
+// Wall time, and CPU time of this process: the machine is shared, and under contention a
+// sub-millisecond query is often descheduled mid-way, which wall time counts and CPU time does not.
 const times: number[] = [];
+const cpuTimes: number[] = [];
 for (let rep = 0; rep < 3; rep++) {
   for (const q of texts) {
+    const c = process.cpuUsage();
     const s = performance.now();
     bigIndex.search(q, 5);
     times.push(performance.now() - s);
+    const d = process.cpuUsage(c);
+    cpuTimes.push((d.user + d.system) / 1000);
   }
 }
 gc?.();
 const reindex: number[] = [];
+const reindexCpu: number[] = [];
 for (let i = 0; i < 200; i++) {
   const victim = big[(i * 37) % big.length]!;
   const changed = { ...victim, description: `${victim.description} (revision ${i})` };
+  const c = process.cpuUsage();
   const s = performance.now();
   bigIndex.upsert(changed);
   reindex.push(performance.now() - s);
+  const d = process.cpuUsage(c);
+  reindexCpu.push((d.user + d.system) / 1000);
 }
 const syncTimes: number[] = [];
 for (let i = 0; i < 5; i++) {
@@ -117,6 +127,8 @@ const p99 = percentile(times, 99);
 figures.push(
   { name: "query p50, 10,000 tools", value: round(p50, 4), unit: "ms", goal: "<= 1", ok: p50 <= 1 },
   { name: "query p99, 10,000 tools", value: round(p99, 4), unit: "ms", goal: "<= 5", ok: p99 <= 5 },
+  { name: "query CPU time p50, 10,000 tools", value: round(percentile(cpuTimes, 50), 4), unit: "ms" },
+  { name: "query CPU time p99, 10,000 tools", value: round(percentile(cpuTimes, 99), 4), unit: "ms" },
   {
     name: "re-index one changed tool (median)",
     value: round(median(reindex), 4),
@@ -124,6 +136,11 @@ figures.push(
     goal: "<= 5",
     ok: percentile(reindex, 99) <= 5,
     note: `p99 ${round(percentile(reindex, 99), 3)} ms`,
+  },
+  {
+    name: "re-index one changed tool, CPU time p99",
+    value: round(percentile(reindexCpu, 99), 4),
+    unit: "ms",
   },
   { name: "sync of 10,000 entries, 1 changed (median)", value: round(median(syncTimes), 3), unit: "ms" },
   { name: "build index, 10,000 tools", value: round(buildMs, 1), unit: "ms" },
