@@ -73,3 +73,10 @@ function jsonParams(schema: JsonSchema, parts: string[], depth: number): void {
     jsonParams(f, parts, depth + 1);
   }
 }
+
+/** Search entries of a registry snapshot's tools, each with its provider's namespace. */
+export function entriesFromResolved(
+  resolved: readonly { entry: AnyTool; namespace: string }[],
+): SearchEntry[] {
+  return resolved.map((r) => entryFromTool(r.entry, r.namespace));
+}
