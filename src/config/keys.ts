@@ -88,6 +88,18 @@ export const CONFIG_KEYS = {
     default: 40,
     doc: "threshold mode: defer when there are more tools than this",
   },
+  "defer.maxSchemaBytes": {
+    kind: "assembly",
+    schema: positiveInt.nullable(),
+    default: null,
+    doc: "threshold mode: also defer when the tools' definitions pass this many bytes (unset: count only)",
+  },
+  "defer.native": {
+    kind: "assembly",
+    schema: z.boolean(),
+    default: true,
+    doc: "use the provider's own tool search (Anthropic, OpenAI Responses) where it has one",
+  },
   "defer.resident": {
     kind: "assembly",
     schema: names,

@@ -7,6 +7,21 @@ import { compileValidator, type Validator } from "./validate.js";
 /** Arguments as execute sees them: Zod's output type, or a plain record for a raw JSON Schema. */
 export type InferArgs<P> = P extends z.ZodType ? z.output<P> : Record<string, unknown>;
 
+let parameterSchemasBuilt = 0;
+
+/** How many parameter JSON Schemas have been built in this process: lets a test prove laziness. */
+export function parameterSchemasBuiltCount(): number {
+  return parameterSchemasBuilt;
+}
+
+/** The schema each tool was declared with, as given: read by search without building JSON Schema. */
+const declaredParameters = new WeakMap<object, SchemaInput>();
+
+/** The parameter schema as declared (Zod or raw JSON Schema); reading it builds nothing. */
+export function declaredParametersOf(tool: object): SchemaInput | undefined {
+  return declaredParameters.get(tool);
+}
+
 export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
 
 /**
@@ -21,7 +36,10 @@ export function defineTool<P extends SchemaInput, O, I = InferArgs<P>>(
   let parameters: JsonSchema | undefined;
   let outputSchema: JsonSchema | undefined;
   const params = () => {
-    parameters ??= Object.freeze(toJsonSchema(decl.parameters, "input")) as JsonSchema;
+    if (parameters === undefined) {
+      parameterSchemasBuilt++;
+      parameters = Object.freeze(toJsonSchema(decl.parameters, "input")) as JsonSchema;
+    }
     return parameters;
   };
   const output = () => {
@@ -61,7 +79,9 @@ export function defineTool<P extends SchemaInput, O, I = InferArgs<P>>(
       return outputValidator(value);
     },
   };
-  return Object.freeze(tool);
+  const frozen = Object.freeze(tool);
+  declaredParameters.set(frozen, decl.parameters);
+  return frozen;
 }
 
 function checkDeclaration(decl: ToolDeclaration): void {

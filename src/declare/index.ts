@@ -1,4 +1,9 @@
-export { defineTool, TOOL_NAME_PATTERN } from "./define-tool.js";
+export {
+  declaredParametersOf,
+  defineTool,
+  parameterSchemasBuiltCount,
+  TOOL_NAME_PATTERN,
+} from "./define-tool.js";
 export { DeclarationError } from "./errors.js";
 export { DRAFT_07, isObjectSchema, isZodSchema, normaliseRawSchema, toJsonSchema } from "./json-schema.js";
 export { projectTool, type ToolProjection } from "./project.js";

@@ -1,0 +1,13 @@
+import type { Config } from "../config/index.js";
+import type { DeferConfig } from "./plan.js";
+
+/** The `defer.*` keys as the planner reads them. */
+export function deferConfigFrom(config: Pick<Config, "get">): DeferConfig & { native: boolean } {
+  return {
+    mode: config.get("defer.mode") as DeferConfig["mode"],
+    threshold: config.get("defer.threshold") as number,
+    maxSchemaBytes: (config.get("defer.maxSchemaBytes") as number | null) ?? null,
+    resident: config.get("defer.resident") as string[],
+    native: config.get("defer.native") as boolean,
+  };
+}

@@ -1,0 +1,157 @@
+/** The config a deferral plan reads (`defer.*` keys). */
+export interface DeferConfig {
+  mode: "threshold" | "allowlist" | "off";
+  /** threshold mode: defer when there are more tools than this. */
+  threshold: number;
+  /** threshold mode: also defer when the tools' schemas pass this many bytes (null: no byte figure). */
+  maxSchemaBytes?: number | null;
+  /** Names never deferred. */
+  resident: readonly string[];
+}
+
+/** A light tool entry: enough to plan residency without building any schema. */
+export interface PlanEntry {
+  name: string;
+  /** Estimated bytes of the tool's model-facing definition (see estimateBytes). */
+  bytes?: number;
+}
+
+export type Residency = "resident" | "deferred" | "absent";
+
+export interface ResidencyChange {
+  name: string;
+  from: Residency;
+  to: Residency;
+  reason: string;
+}
+
+/** What a plan carries to the next one; hold it per session and hand it back. */
+export interface DeferState {
+  /** Whether the threshold trigger was on, for hysteresis. */
+  triggered: boolean;
+  residency: Readonly<Record<string, "resident" | "deferred">>;
+  /** Tools loaded by tool_search, in load order. */
+  loaded: readonly string[];
+}
+
+export interface DeferPlan {
+  /** Resident tools in render order: registry order, then tool_search, then loaded tools in load order. */
+  resident: string[];
+  /** Deferred tools in registry order (listed to the model by name only). */
+  deferred: string[];
+  /** Tools tool_search has loaded that are still in the tool set, in load order (also in `resident`). */
+  loaded: string[];
+  /** True when tool_search must be offered (anything is deferred). */
+  toolSearch: boolean;
+  /** Every residency change against the previous plan, with its reason. Empty when nothing moved. */
+  changes: ResidencyChange[];
+  /** Why the trigger is on or off, in one line. */
+  trigger: string;
+  state: DeferState;
+}
+
+export const TOOL_SEARCH_NAME = "tool_search";
+
+/**
+ * Hysteresis band: once the threshold trigger is on it stays on until the tool count falls to
+ * this share of the threshold (and bytes to this share of maxSchemaBytes). A tool set hovering
+ * at the threshold then does not make every tool flip on each add and remove.
+ */
+export const HYSTERESIS = 0.8;
+
+/** Initial state: nothing rendered yet. */
+export const EMPTY_DEFER_STATE: DeferState = { triggered: false, residency: {}, loaded: [] };
+
+/**
+ * Plans which tools are resident and which are deferred. Pure: the same entries, config and
+ * previous state give the same plan, so an unchanged tool set never flips a tool. `tool_search`
+ * is never deferred and is resident whenever anything is deferred; tools it loaded stay resident
+ * (appended at the end, so the rendered prefix before them does not move) while they exist.
+ */
+export function planDeferral(
+  entries: readonly PlanEntry[],
+  config: DeferConfig,
+  previous: DeferState = EMPTY_DEFER_STATE,
+): DeferPlan {
+  const tools = entries.filter((e) => e.name !== TOOL_SEARCH_NAME);
+  const names = new Set(tools.map((e) => e.name));
+  const pinned = new Set(config.resident);
+  const loaded = previous.loaded.filter((n) => names.has(n) && !pinned.has(n));
+  const loadedSet = new Set(loaded);
+
+  const { triggered, trigger } = decideTrigger(tools, config, previous.triggered);
+  const deferred: string[] = [];
+  const base: string[] = [];
+  for (const e of tools) {
+    const defer = triggered && !pinned.has(e.name);
+    if (!defer) base.push(e.name);
+    else if (!loadedSet.has(e.name)) deferred.push(e.name);
+  }
+  const toolSearch = deferred.length > 0 || loaded.length > 0;
+  const resident = [...base, ...(toolSearch ? [TOOL_SEARCH_NAME] : []), ...loaded];
+
+  const residency: Record<string, "resident" | "deferred"> = {};
+  for (const n of resident) residency[n] = "resident";
+  for (const n of deferred) residency[n] = "deferred";
+
+  const changes: ResidencyChange[] = [];
+  const reasonFor = (name: string, to: Residency): string => {
+    if (to === "absent") return "left the tool set";
+    if (name === TOOL_SEARCH_NAME) return to === "resident" ? "tools are deferred: tool_search offered" : "";
+    if (loadedSet.has(name)) return "loaded by tool_search";
+    if (pinned.has(name)) return "listed in defer.resident";
+    return trigger;
+  };
+  const all = new Set([...Object.keys(previous.residency), ...Object.keys(residency)]);
+  for (const name of [...all].sort()) {
+    const from: Residency = previous.residency[name] ?? "absent";
+    const to: Residency = residency[name] ?? "absent";
+    if (from !== to) changes.push({ name, from, to, reason: reasonFor(name, to) });
+  }
+  if (!toolSearch && previous.residency[TOOL_SEARCH_NAME] === "resident") {
+    const c = changes.find((x) => x.name === TOOL_SEARCH_NAME);
+    if (c) c.reason = "nothing is deferred: tool_search withdrawn";
+  }
+  return {
+    resident,
+    deferred,
+    loaded,
+    toolSearch,
+    changes,
+    trigger,
+    state: { triggered, residency, loaded },
+  };
+}
+
+function decideTrigger(
+  tools: readonly PlanEntry[],
+  config: DeferConfig,
+  wasTriggered: boolean,
+): { triggered: boolean; trigger: string } {
+  if (config.mode === "off") return { triggered: false, trigger: "defer.mode is off" };
+  if (config.mode === "allowlist") {
+    return { triggered: true, trigger: "defer.mode allowlist: not listed in defer.resident" };
+  }
+  const count = tools.length;
+  const bytes = tools.reduce((s, e) => s + (e.bytes ?? 0), 0);
+  const maxBytes = config.maxSchemaBytes ?? null;
+  const over = count > config.threshold || (maxBytes !== null && bytes > maxBytes);
+  const figures = `${count} tools (threshold ${config.threshold})${maxBytes !== null ? `, ${bytes} bytes (max ${maxBytes})` : ""}`;
+  if (over) return { triggered: true, trigger: `over the threshold: ${figures}` };
+  if (wasTriggered) {
+    const stillHigh =
+      count > Math.floor(config.threshold * HYSTERESIS) ||
+      (maxBytes !== null && bytes > Math.floor(maxBytes * HYSTERESIS));
+    if (stillHigh) return { triggered: true, trigger: `inside the hysteresis band: ${figures}` };
+  }
+  return { triggered: false, trigger: `under the threshold: ${figures}` };
+}
+
+/** UTF-8 bytes of the text that stands for a tool's definition: a cheap stand-in for its schema size. */
+export function estimateBytes(entry: { name: string; description: string; params?: string }): number {
+  return (
+    Buffer.byteLength(entry.name) +
+    Buffer.byteLength(entry.description) +
+    Buffer.byteLength(entry.params ?? "")
+  );
+}

@@ -1,0 +1,319 @@
+import { FIELDS, fieldTexts, fingerprint, type SearchEntry } from "./entry.js";
+import { terms } from "./tokenize.js";
+
+// Hand-written BM25F rather than minisearch: minisearch scores each field with its own BM25 and
+// sums them (so a word in name and description counts twice and saturates per field), has no
+// query-side normalisation to a fixed scale, and re-tokenises on every update. BM25F (Robertson,
+// Zaragoza) pools field-weighted term frequencies before saturation, which is what lets a short
+// identifier outweigh a long description; and the score bound it implies gives the normalised
+// confidence the "nothing fits" threshold needs. It is ~200 lines with incremental updates.
+
+export interface Bm25fOptions {
+  /** Term-frequency saturation. */
+  k1: number;
+  /** Per-field weight, in FIELDS order. */
+  weights: readonly number[];
+  /** Per-field length normalisation strength (BM25 b), in FIELDS order. */
+  b: readonly number[];
+  /** Rerank weight of the share of a tool's own name and description words the query covers. */
+  coverage: number;
+  /** How many raw-ranked candidates the rerank looks at. */
+  rerankDepth: number;
+}
+
+export const DEFAULT_BM25F: Bm25fOptions = {
+  k1: 1.2,
+  weights: [3, 1.5, 0.7, 0.5],
+  b: [0.3, 0.75, 0.75, 0.3],
+  coverage: 0.5,
+  rerankDepth: 50,
+};
+
+/** See idf(). */
+export const IDF_FLOOR_DOCS = 1000;
+
+interface Doc {
+  name: string;
+  fingerprint: string;
+  /** term -> frequency per field */
+  tf: Map<string, number[]>;
+  lengths: number[];
+  /** Distinct words of the name and description: what the tool is about. */
+  own: string[];
+  /** Name and the rest of the searchable text, for regex mode. */
+  text: string;
+}
+
+/** One term's postings as parallel arrays (fast to scan); `at` finds a doc's slot for O(1) removal. */
+interface PostingList {
+  ids: number[];
+  posts: Posting[];
+  at: Map<number, number>;
+}
+
+interface Posting {
+  /** Frequency per field. */
+  row: number[];
+  /** The doc's field lengths (shared with the doc). */
+  lengths: number[];
+  /** Cached saturated pooled frequency, valid while `epoch` equals the index's norm epoch. */
+  sat: number;
+  epoch: number;
+}
+
+export interface Hit {
+  name: string;
+  /** Raw BM25F score. */
+  raw: number;
+  /**
+   * Confidence in [0, 1), comparable across catalogs: high when the query matches rare words of
+   * the tool and explains most of the tool's own name and description.
+   */
+  score: number;
+}
+
+export interface SyncReport {
+  added: string[];
+  changed: string[];
+  removed: string[];
+}
+
+/** An incremental BM25F index over tool search entries. */
+export class Bm25fIndex {
+  private readonly opts: Bm25fOptions;
+  private readonly docs = new Map<number, Doc>();
+  private readonly ids = new Map<string, number>();
+  /** term -> (doc id -> frequency per field): a posting carries its row, so scoring needs no lookups. */
+  private readonly postings = new Map<string, PostingList>();
+  private readonly lengthSums = FIELDS.map(() => 0);
+  private nextId = 0;
+  /** Length-norm key of the cached posting weights, and its epoch number. */
+  private normKey = "";
+  private epoch = 0;
+  /** Reused score accumulator (zeroed after each query). */
+  private acc = new Float64Array(0);
+
+  constructor(opts: Partial<Bm25fOptions> = {}) {
+    this.opts = { ...DEFAULT_BM25F, ...opts };
+  }
+
+  get size(): number {
+    return this.docs.size;
+  }
+
+  has(name: string): boolean {
+    return this.ids.has(name);
+  }
+
+  names(): string[] {
+    return [...this.ids.keys()];
+  }
+
+  /** Adds or replaces one entry; an unchanged entry costs one string comparison. True if re-indexed. */
+  upsert(entry: SearchEntry): boolean {
+    const fp = fingerprint(entry);
+    const id = this.ids.get(entry.name);
+    if (id !== undefined) {
+      if (this.docs.get(id)?.fingerprint === fp) return false;
+      this.remove(entry.name);
+    }
+    const texts = fieldTexts(entry);
+    const tf = new Map<string, number[]>();
+    const lengths = FIELDS.map(() => 0);
+    const own = new Set<string>();
+    texts.forEach((text, f) => {
+      const ts = terms(text);
+      lengths[f] = ts.length;
+      if (f <= 1) for (const t of ts) own.add(t);
+      for (const t of ts) {
+        let row = tf.get(t);
+        if (!row) {
+          row = FIELDS.map(() => 0);
+          tf.set(t, row);
+        }
+        row[f]! += 1;
+      }
+    });
+    const newId = this.nextId++;
+    this.docs.set(newId, {
+      name: entry.name,
+      fingerprint: fp,
+      tf,
+      lengths,
+      own: [...own],
+      text: texts.slice(1).join("\n"),
+    });
+    this.ids.set(entry.name, newId);
+    for (const [t, row] of tf) {
+      let list = this.postings.get(t);
+      if (!list) {
+        list = { ids: [], posts: [], at: new Map() };
+        this.postings.set(t, list);
+      }
+      list.at.set(newId, list.ids.length);
+      list.ids.push(newId);
+      list.posts.push({ row, lengths, sat: 0, epoch: -1 });
+    }
+    lengths.forEach((l, f) => {
+      this.lengthSums[f]! += l;
+    });
+    return true;
+  }
+
+  remove(name: string): boolean {
+    const id = this.ids.get(name);
+    if (id === undefined) return false;
+    const doc = this.docs.get(id)!;
+    for (const t of doc.tf.keys()) {
+      const list = this.postings.get(t)!;
+      const slot = list.at.get(id)!;
+      const last = list.ids.length - 1;
+      if (slot !== last) {
+        list.ids[slot] = list.ids[last]!;
+        list.posts[slot] = list.posts[last]!;
+        list.at.set(list.ids[slot]!, slot);
+      }
+      list.ids.pop();
+      list.posts.pop();
+      list.at.delete(id);
+      if (list.ids.length === 0) this.postings.delete(t);
+    }
+    doc.lengths.forEach((l, f) => {
+      this.lengthSums[f]! -= l;
+    });
+    this.docs.delete(id);
+    this.ids.delete(name);
+    return true;
+  }
+
+  /** Makes the index hold exactly `entries`, re-indexing only the ones whose text changed. */
+  sync(entries: Iterable<SearchEntry>): SyncReport {
+    const report: SyncReport = { added: [], changed: [], removed: [] };
+    const seen = new Set<string>();
+    for (const entry of entries) {
+      seen.add(entry.name);
+      const existed = this.ids.has(entry.name);
+      if (this.upsert(entry)) (existed ? report.changed : report.added).push(entry.name);
+    }
+    for (const name of [...this.ids.keys()]) {
+      if (!seen.has(name)) {
+        this.remove(name);
+        report.removed.push(name);
+      }
+    }
+    return report;
+  }
+
+  /**
+   * BM25 idf with the collection size floored at IDF_FLOOR_DOCS: in a catalog of three tools a
+   * word in one of them is still a rare, telling word, and without the floor every idf in a tiny
+   * catalog is near zero, so no fixed "nothing fits" threshold could hold for small and large
+   * catalogs alike. Above the floor this is the plain BM25 idf.
+   */
+  idf(term: string): number {
+    const n = Math.max(this.docs.size, IDF_FLOOR_DOCS);
+    const df = this.postings.get(term)?.ids.length ?? 0;
+    return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+  }
+
+  /**
+   * Ranks entries for a query. `filter` restricts the candidates (e.g. to deferred tools).
+   * Ties break by name so the same inputs give the same order.
+   */
+  search(query: string, limit: number, filter?: (name: string) => boolean): Hit[] {
+    const qterms = [...new Set(terms(query))];
+    const { k1, weights, b } = this.opts;
+    const n = this.docs.size;
+    if (n === 0 || qterms.length === 0) return [];
+    // Average field lengths, quantised to 1/16 of an octave (~4%): scores depend only on the
+    // current content (deterministic), yet a posting's saturated weight is computed once and
+    // reused until the averages move a step, so a query costs one multiply-add per posting.
+    const avg = this.lengthSums.map((s) => (s > 0 ? 2 ** (Math.round(Math.log2(s / n) * 16) / 16) : 1));
+    const key = avg.join(",");
+    if (key !== this.normKey) {
+      this.normKey = key;
+      this.epoch++;
+    }
+    const epoch = this.epoch;
+    if (this.acc.length < this.nextId) this.acc = new Float64Array(Math.max(1024, this.nextId * 2));
+    const acc = this.acc;
+    const touched: number[] = [];
+    const nf = weights.length;
+    for (const t of qterms) {
+      const list = this.postings.get(t);
+      if (!list) continue;
+      const idf = this.idf(t);
+      const { ids, posts } = list;
+      for (let i = 0; i < ids.length; i++) {
+        const id = ids[i]!;
+        const p = posts[i]!;
+        if (p.epoch !== epoch) {
+          let pooled = 0;
+          for (let f = 0; f < nf; f++) {
+            const c = p.row[f]!;
+            if (c !== 0) pooled += (weights[f]! * c) / (1 - b[f]! + (b[f]! * p.lengths[f]!) / avg[f]!);
+          }
+          p.sat = pooled / (k1 + pooled);
+          p.epoch = epoch;
+        }
+        if (acc[id] === 0) touched.push(id);
+        acc[id]! += idf * p.sat;
+      }
+    }
+    // Keep the best `depth` by raw score (ties by name) without sorting every candidate.
+    const depth = Math.max(limit, this.opts.rerankDepth);
+    const byScore = (x: { raw: number; name: string }, y: { raw: number; name: string }) =>
+      y.raw - x.raw || (x.name < y.name ? -1 : x.name > y.name ? 1 : 0);
+    const ranked: { id: number; name: string; raw: number }[] = [];
+    for (const id of touched) {
+      const raw = acc[id]!;
+      if (ranked.length >= depth && raw < ranked[ranked.length - 1]!.raw) continue;
+      const name = this.docs.get(id)!.name;
+      if (filter && !filter(name)) continue;
+      const item = { id, name, raw };
+      let at = ranked.length;
+      while (at > 0 && byScore(item, ranked[at - 1]!) < 0) at--;
+      ranked.splice(at, 0, item);
+      if (ranked.length > depth) ranked.pop();
+    }
+    for (const id of touched) acc[id] = 0;
+    const qset = new Set(qterms);
+    const top = ranked.map((r) => {
+      const doc = this.docs.get(r.id)!;
+      let mass = 0;
+      let hit = 0;
+      for (const t of doc.own) {
+        const w = this.idf(t);
+        mass += w;
+        if (qset.has(t)) hit += w;
+      }
+      const cov = mass > 0 ? hit / mass : 0;
+      // A matched word is worth about ln(N) at most, so raw / ln(1 + N) counts "rare words matched"
+      // on the same scale in any catalog; squashed to [0, 1) and joined with coverage (how much
+      // of the tool the query explains), one threshold separates "fits" from "nothing fits".
+      const matched = r.raw / Math.log(1 + Math.max(n, IDF_FLOOR_DOCS));
+      const score = Math.sqrt(cov * (matched / (1 + matched)));
+      return { name: r.name, raw: r.raw * (1 + this.opts.coverage * cov), score };
+    });
+    top.sort(byScore);
+    return top.slice(0, limit);
+  }
+
+  /**
+   * Regex mode, like Anthropic's regex tool search: `pattern` is tested against each name and
+   * its text (description, parameters). Name matches rank first (score 1, else 0.5), then by name.
+   */
+  searchRegex(pattern: RegExp, limit: number, filter?: (name: string) => boolean): Hit[] {
+    const hits: Hit[] = [];
+    for (const doc of this.docs.values()) {
+      if (filter && !filter(doc.name)) continue;
+      pattern.lastIndex = 0;
+      const inName = pattern.test(doc.name);
+      pattern.lastIndex = 0;
+      if (inName || pattern.test(doc.text))
+        hits.push({ name: doc.name, raw: inName ? 1 : 0.5, score: inName ? 1 : 0.5 });
+    }
+    hits.sort((x, y) => y.raw - x.raw || (x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
+    return hits.slice(0, limit);
+  }
+}

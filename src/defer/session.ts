@@ -1,0 +1,93 @@
+import {
+  type DeferConfig,
+  type DeferPlan,
+  type DeferState,
+  EMPTY_DEFER_STATE,
+  estimateBytes,
+  planDeferral,
+} from "./plan.js";
+import { Bm25fIndex, type Hit, type SyncReport } from "./search/bm25f.js";
+import type { SearchEntry } from "./search/entry.js";
+
+export const DEFAULT_SEARCH_LIMIT = 5;
+
+export interface SearchRequest {
+  query?: string;
+  /** Regex mode: a JavaScript regular expression, matched case-insensitively. */
+  pattern?: string;
+  limit?: number;
+}
+
+export interface SearchOutcome {
+  hits: Hit[];
+  /** Names that joined the session's loaded set by this search (already-loaded ones excluded). */
+  loaded: string[];
+}
+
+/**
+ * One session's deferral: the state carried between renders (so nothing flips without a change),
+ * the loaded set (tools tool_search found, kept for following turns), and the search index,
+ * updated incrementally from the light entries each render passes in.
+ */
+export class DeferSession {
+  readonly index = new Bm25fIndex();
+  private state: DeferState = EMPTY_DEFER_STATE;
+  private last: DeferPlan | undefined;
+  lastSync: SyncReport = { added: [], changed: [], removed: [] };
+
+  /** Plans this render. Entries are light (name + search text); no schema is built. */
+  plan(entries: readonly SearchEntry[], config: DeferConfig): DeferPlan {
+    this.lastSync = this.index.sync(entries);
+    const plan = planDeferral(
+      entries.map((e) => ({ name: e.name, bytes: estimateBytes(e) })),
+      config,
+      this.state,
+    );
+    this.state = plan.state;
+    this.last = plan;
+    return plan;
+  }
+
+  get current(): DeferPlan | undefined {
+    return this.last;
+  }
+
+  /** Ranks the currently deferred tools; found tools join the loaded set for following renders. */
+  search(req: SearchRequest): SearchOutcome {
+    const limit = req.limit ?? DEFAULT_SEARCH_LIMIT;
+    const deferred = new Set(this.last?.deferred ?? []);
+    const isDeferred = (name: string) => deferred.has(name);
+    let hits: Hit[];
+    if (req.pattern !== undefined)
+      hits = this.index.searchRegex(compilePattern(req.pattern), limit, isDeferred);
+    else if (req.query !== undefined) hits = this.index.search(req.query, limit, isDeferred);
+    else throw new TypeError("tool_search needs a query or a pattern");
+    return { hits, loaded: this.load(hits.map((h) => h.name)) };
+  }
+
+  /** Adds deferred tools to the loaded set (in the given order); returns those newly added. */
+  load(names: readonly string[]): string[] {
+    const deferred = new Set(this.last?.deferred ?? []);
+    const already = new Set(this.state.loaded);
+    const added = names.filter((n) => deferred.has(n) && !already.has(n));
+    if (added.length > 0) this.state = { ...this.state, loaded: [...this.state.loaded, ...added] };
+    return added;
+  }
+
+  get loaded(): readonly string[] {
+    return this.state.loaded;
+  }
+}
+
+/** A model-written pattern: compiled case-insensitively, with a message that says how to fix it. */
+export function compilePattern(pattern: string): RegExp {
+  if (pattern.length > 200)
+    throw new SyntaxError("pattern is longer than 200 characters: use a shorter regex");
+  try {
+    return new RegExp(pattern, "i");
+  } catch (err) {
+    throw new SyntaxError(
+      `pattern is not a valid regular expression (${(err as Error).message}): fix it, or send a query instead`,
+    );
+  }
+}

@@ -1,0 +1,81 @@
+import { z } from "zod";
+import { defineTool } from "../declare/define-tool.js";
+import type { Tool } from "../declare/types.js";
+import { TOOL_SEARCH_NAME } from "./plan.js";
+import { DEFAULT_SEARCH_LIMIT, type DeferSession } from "./session.js";
+
+const parameters = z.object({
+  query: z.string().min(1).optional().describe("Words describing the job, e.g. 'ticket status lookup'"),
+  pattern: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe(
+      "Instead of query: a regular expression matched against tool names, descriptions and parameters",
+    ),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .max(20)
+    .optional()
+    .describe(`How many tools to return (default ${DEFAULT_SEARCH_LIMIT})`),
+});
+
+const output = z.object({
+  mode: z.enum(["query", "pattern"]),
+  results: z.array(z.object({ name: z.string(), score: z.number(), description: z.string() })),
+  /** Tools that became callable by this search. */
+  loaded: z.array(z.string()),
+});
+
+export type ToolSearchResult = z.infer<typeof output>;
+
+export const TOOL_SEARCH_DESCRIPTION =
+  "Find deferred tools by what they do and load them. Deferred tools are listed by name only and " +
+  "cannot be called until found here. Send a query (words) or a pattern (regular expression); " +
+  "the best matches are loaded and can be called from the next turn on.";
+
+/** Renders a search result for the model: one line per tool, scores to two decimals. */
+export function renderToolSearch(value: ToolSearchResult): string {
+  if (value.results.length === 0) return "No deferred tool matches. Try other words, or a pattern.";
+  const lines = value.results.map((r) => `- ${r.name} (${r.score.toFixed(2)}): ${r.description}`);
+  const loaded = value.loaded.length > 0 ? `\nLoaded now: ${value.loaded.join(", ")}.` : "";
+  return `Matching tools (callable from the next turn):\n${lines.join("\n")}${loaded}`;
+}
+
+/**
+ * The tool_search tool for one session. Its canonical value is the ranked list; the tools found
+ * join the session's loaded set, so the next render makes them resident at the end of the list.
+ */
+export function toolSearchTool(
+  session: DeferSession,
+  describe: (name: string) => string,
+): Tool<z.output<typeof parameters>, ToolSearchResult> {
+  return defineTool({
+    name: TOOL_SEARCH_NAME,
+    description: TOOL_SEARCH_DESCRIPTION,
+    parameters,
+    output: { schema: output, render: renderToolSearch },
+    execute: (args): ToolSearchResult => {
+      if ((args.query === undefined) === (args.pattern === undefined)) {
+        throw new Error("send exactly one of query (words) or pattern (a regular expression)");
+      }
+      const req = args.pattern !== undefined ? { pattern: args.pattern } : { query: args.query! };
+      const { hits, loaded } = session.search({ ...req, limit: args.limit ?? DEFAULT_SEARCH_LIMIT });
+      return {
+        mode: args.pattern !== undefined ? "pattern" : "query",
+        results: hits.map((h) => ({ name: h.name, score: round(h.score), description: describe(h.name) })),
+        loaded,
+      };
+    },
+    concurrencySafe: false,
+    display: { title: "Tool search", summarize: (a) => a.query ?? `/${a.pattern}/` },
+    permission: { action: "tool_search" },
+  });
+}
+
+function round(x: number): number {
+  return Math.round(x * 10_000) / 10_000;
+}

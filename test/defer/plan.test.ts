@@ -1,0 +1,204 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import {
+  type DeferConfig,
+  type DeferState,
+  EMPTY_DEFER_STATE,
+  planDeferral,
+  TOOL_SEARCH_NAME,
+} from "../../src/defer/plan.js";
+import { DeferSession } from "../../src/defer/session.js";
+
+const names = (n: number, prefix = "tool") =>
+  Array.from({ length: n }, (_, i) => ({ name: `${prefix}_${i}` }));
+const cfg = (over: Partial<DeferConfig> = {}): DeferConfig => ({
+  mode: "threshold",
+  threshold: 40,
+  resident: [],
+  ...over,
+});
+
+describe("triggers", () => {
+  it("off keeps everything resident and offers no tool_search", () => {
+    const plan = planDeferral(names(100), cfg({ mode: "off" }));
+    expect(plan.deferred).toEqual([]);
+    expect(plan.resident).toHaveLength(100);
+    expect(plan.toolSearch).toBe(false);
+  });
+
+  it("allowlist keeps only defer.resident, then tool_search", () => {
+    const plan = planDeferral(names(5), cfg({ mode: "allowlist", resident: ["tool_3", "tool_1"] }));
+    expect(plan.resident).toEqual(["tool_1", "tool_3", TOOL_SEARCH_NAME]);
+    expect(plan.deferred).toEqual(["tool_0", "tool_2", "tool_4"]);
+  });
+
+  it("threshold defers past N tools, never the pinned ones", () => {
+    expect(planDeferral(names(40), cfg()).deferred).toEqual([]);
+    const plan = planDeferral(names(41), cfg({ resident: ["tool_7"] }));
+    expect(plan.deferred).toHaveLength(40);
+    expect(plan.resident).toEqual(["tool_7", TOOL_SEARCH_NAME]);
+    expect(plan.trigger).toContain("41 tools");
+  });
+
+  it("threshold also fires on the byte figure", () => {
+    const entries = names(3).map((e) => ({ ...e, bytes: 600 }));
+    expect(planDeferral(entries, cfg({ maxSchemaBytes: 2000 })).deferred).toEqual([]);
+    const plan = planDeferral(entries, cfg({ maxSchemaBytes: 1000 }));
+    expect(plan.deferred).toHaveLength(3);
+    expect(plan.trigger).toContain("1800 bytes");
+  });
+
+  it("tool_search is never deferred, even when a provider supplies one", () => {
+    const plan = planDeferral([...names(50), { name: TOOL_SEARCH_NAME }], cfg());
+    expect(plan.deferred).not.toContain(TOOL_SEARCH_NAME);
+    expect(plan.resident.filter((n) => n === TOOL_SEARCH_NAME)).toHaveLength(1);
+  });
+});
+
+describe("stability", () => {
+  it("an unchanged tool set over 100 renders flips nothing", () => {
+    const entries = names(60);
+    let state: DeferState = EMPTY_DEFER_STATE;
+    const first = planDeferral(entries, cfg(), state);
+    state = first.state;
+    let flips = 0;
+    for (let i = 0; i < 100; i++) {
+      const plan = planDeferral(entries, cfg(), state);
+      flips += plan.changes.length;
+      expect(plan.resident).toEqual(first.resident);
+      state = plan.state;
+    }
+    expect(first.changes.length).toBe(61); // 60 tools + tool_search appear, each reported
+    expect(flips).toBe(0);
+  });
+
+  it("hysteresis: a set hovering at the threshold does not flip every tool", () => {
+    let state = planDeferral(names(41), cfg()).state;
+    const down = planDeferral(names(39), cfg(), state);
+    expect(down.deferred).toHaveLength(39);
+    expect(down.trigger).toContain("hysteresis");
+    expect(down.changes.map((c) => c.name).sort()).toEqual(["tool_39", "tool_40"]);
+    state = down.state;
+    const up = planDeferral(names(41), cfg(), state);
+    expect(up.changes.every((c) => c.from === "absent")).toBe(true);
+    const low = planDeferral(names(32), cfg(), up.state);
+    expect(low.deferred).toEqual([]);
+    expect(low.changes.find((c) => c.name === "tool_0")?.reason).toContain("under the threshold");
+    expect(low.changes.find((c) => c.name === TOOL_SEARCH_NAME)?.reason).toContain("withdrawn");
+  });
+
+  it("every change names its reason", () => {
+    const a = planDeferral(names(50), cfg());
+    const b = planDeferral(names(10), cfg(), a.state);
+    for (const c of [...a.changes, ...b.changes]) expect(c.reason).not.toBe("");
+    expect(b.changes.find((c) => c.name === "tool_49")).toMatchObject({
+      from: "deferred",
+      to: "absent",
+      reason: "left the tool set",
+    });
+  });
+
+  it("property: replaying the same set never changes residency", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 120 }),
+        fc.integer({ min: 1, max: 80 }),
+        fc.array(fc.integer({ min: 0, max: 119 }), { maxLength: 5 }),
+        (n, threshold, load) => {
+          const entries = names(n);
+          const s = new DeferSession();
+          const session = s;
+          const toSearch = entries.map((e) => ({ name: e.name, description: e.name }));
+          session.plan(toSearch, cfg({ threshold }));
+          session.load(load.map((i) => `tool_${i}`));
+          const second = session.plan(toSearch, cfg({ threshold }));
+          const third = session.plan(toSearch, cfg({ threshold }));
+          expect(third.changes).toEqual([]);
+          expect(third.resident).toEqual(second.resident);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+});
+
+describe("loaded set", () => {
+  const entries = names(50).map((e) => ({ name: e.name, description: `does job ${e.name}` }));
+
+  it("loaded tools become resident at the end and stay there across renders", () => {
+    const session = new DeferSession();
+    const first = session.plan(entries, cfg({ resident: ["tool_0"] }));
+    expect(first.resident).toEqual(["tool_0", TOOL_SEARCH_NAME]);
+    expect(session.load(["tool_9", "tool_3", "tool_0", "nope"])).toEqual(["tool_9", "tool_3"]);
+    const second = session.plan(entries, cfg({ resident: ["tool_0"] }));
+    expect(second.resident).toEqual(["tool_0", TOOL_SEARCH_NAME, "tool_9", "tool_3"]);
+    expect(second.resident.slice(0, first.resident.length)).toEqual(first.resident);
+    expect(second.changes).toEqual([
+      { name: "tool_3", from: "deferred", to: "resident", reason: "loaded by tool_search" },
+      { name: "tool_9", from: "deferred", to: "resident", reason: "loaded by tool_search" },
+    ]);
+    for (let i = 0; i < 10; i++)
+      expect(session.plan(entries, cfg({ resident: ["tool_0"] })).resident).toEqual(second.resident);
+    session.load(["tool_1"]);
+    expect(session.plan(entries, cfg({ resident: ["tool_0"] })).resident.slice(-3)).toEqual([
+      "tool_9",
+      "tool_3",
+      "tool_1",
+    ]);
+  });
+
+  it("a loaded tool that leaves the tool set leaves the loaded set", () => {
+    const session = new DeferSession();
+    session.plan(entries, cfg());
+    session.load(["tool_5"]);
+    expect(session.plan(entries, cfg()).loaded).toEqual(["tool_5"]);
+    const gone = session.plan(
+      entries.filter((e) => e.name !== "tool_5"),
+      cfg(),
+    );
+    expect(gone.loaded).toEqual([]);
+    expect(gone.changes).toContainEqual({
+      name: "tool_5",
+      from: "resident",
+      to: "absent",
+      reason: "left the tool set",
+    });
+  });
+
+  it("a search loads what it finds", () => {
+    const session = new DeferSession();
+    session.plan(
+      [...entries, { name: "weather_forecast", description: "Get the weather forecast for a city" }],
+      cfg(),
+    );
+    const out = session.search({ query: "weather in Paris tomorrow" });
+    expect(out.hits[0]?.name).toBe("weather_forecast");
+    expect(out.loaded).toContain("weather_forecast");
+    expect(session.search({ query: "weather in Paris tomorrow" }).loaded).toEqual([]);
+  });
+});
+
+describe("config", () => {
+  it("reads the defer.* keys with their defaults and --set overrides", async () => {
+    const { loadConfig } = await import("../../src/config/index.js");
+    const { deferConfigFrom } = await import("../../src/defer/config.js");
+    const { tempProject } = await import("../helpers/tmp.js");
+    const p = tempProject();
+    const base = deferConfigFrom(loadConfig({ cwd: p.repo, env: p.env, set: [] }));
+    expect(base).toEqual({
+      mode: "threshold",
+      threshold: 40,
+      maxSchemaBytes: null,
+      resident: [],
+      native: true,
+    });
+    const set = deferConfigFrom(
+      loadConfig({
+        cwd: p.repo,
+        env: p.env,
+        set: ["defer.mode=allowlist", "defer.maxSchemaBytes=5000", 'defer.resident=["a"]'],
+      }),
+    );
+    expect(set).toMatchObject({ mode: "allowlist", maxSchemaBytes: 5000, resident: ["a"] });
+  });
+});
