@@ -12,12 +12,15 @@ afterEach(async () => {
   open = [];
 });
 
-function setup(servers: Parameters<typeof registerMcpServers>[1]) {
+function setup(
+  servers: Parameters<typeof registerMcpServers>[1],
+  backoff = { initialMs: 200, maxMs: 1_000 },
+) {
   const registry = new Registry<AnyTool>({ kind: "tool" });
   const logs: string[] = [];
   const clients = registerMcpServers(registry, servers, {
     log: (line) => logs.push(line),
-    backoff: { initialMs: 200, maxMs: 1_000 },
+    backoff,
   });
   open.push(clients);
   return { registry, clients, logs };
@@ -127,13 +130,17 @@ describe("MCP client: crash and reconnect", () => {
 
 describe("MCP client: bad peers", () => {
   it("garbage on stdout, a silent server and invalid schemas each give a clear problem; others stay", async () => {
-    const { registry, logs } = setup({
-      everything: { ...EVERYTHING, ...fast },
-      garbage: fake("garbage", { startTimeoutMs: 800 }),
-      silent: fake("silent", { startTimeoutMs: 800 }),
-      invalid: fake("invalid"),
-      missing: { command: "/nonexistent/toolplane-no-such-server", startTimeoutMs: 800 },
-    });
+    const { registry, logs } = setup(
+      {
+        everything: { ...EVERYTHING, ...fast },
+        garbage: fake("garbage", { startTimeoutMs: 800 }),
+        silent: fake("silent", { startTimeoutMs: 800 }),
+        invalid: fake("invalid"),
+        missing: { command: "/nonexistent/toolplane-no-such-server", startTimeoutMs: 800 },
+      },
+      // long enough that the second read below is surely inside the backoff window
+      { initialMs: 60_000, maxMs: 60_000 },
+    );
     const snapshot = await registry.snapshot();
     const names = snapshot.entries.map((e) => e.name);
     expect(names).toContain("mcp__everything__echo");
@@ -143,6 +150,7 @@ describe("MCP client: bad peers", () => {
     const problem = (p: string) => snapshot.problems.find((x) => x.provider === `mcp:${p}`);
     expect(problem("garbage")).toMatchObject({ outcome: "rejected" });
     expect(problem("garbage")?.message).toMatch(/did not finish initialize within 800 ms/);
+    expect(problem("garbage")?.message).not.toMatch(/cancellation/);
     expect(problem("garbage")?.message).toMatch(/not valid JSON|Unexpected token/);
     expect(problem("silent")?.message).toMatch(
       /MCP server "silent" .* failed to start: did not finish initialize/,

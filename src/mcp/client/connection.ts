@@ -31,6 +31,9 @@ const LooseListSchema = z.looseObject({
   nextCursor: z.string().optional(),
 });
 
+/** How long a stdio server may take to exit after its input closes before it gets SIGTERM. */
+const STOP_GRACE_MS = 200;
+
 /** Pages are bounded so a server that keeps returning a cursor cannot loop forever. */
 const MAX_PAGES = 1000;
 
@@ -125,8 +128,23 @@ export class McpConnection {
   async close(): Promise<void> {
     this.closing = true;
     const client = this.client;
+    const pid = this.pid;
     this.client = undefined;
-    if (client) await this.closeQuietly(client);
+    if (!client) return;
+    // The SDK ends stdin and waits 2 s before SIGTERM; many servers never exit on end of input,
+    // so a short grace keeps every CLI command from paying those 2 s.
+    const grace = setTimeout(() => {
+      if (pid !== null) {
+        try {
+          process.kill(pid, "SIGTERM");
+        } catch {
+          // already exited
+        }
+      }
+    }, STOP_GRACE_MS);
+    grace.unref?.();
+    await this.closeQuietly(client);
+    clearTimeout(grace);
   }
 
   describeTarget(): string {

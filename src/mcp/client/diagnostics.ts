@@ -14,6 +14,8 @@ export class Diagnostics {
 
   error(error: unknown): void {
     const message = error instanceof Error ? error.message : String(error);
+    // the SDK's own echo of toolplane giving up on a request: not something the server did
+    if (message.startsWith("Failed to send cancellation")) return;
     if (this.errors.length < this.maxErrors && !this.errors.includes(message)) this.errors.push(message);
   }
 

@@ -54,6 +54,7 @@ export class McpProvider implements Provider<AnyTool> {
   private closed = false;
   private notify: () => void = () => {};
   private readonly toolCache = new Map<string, AnyTool>();
+  private readonly taskOnlyLogged = new Set<string>();
 
   constructor(options: McpProviderOptions) {
     this.server = options.server;
@@ -153,9 +154,12 @@ export class McpProvider implements Provider<AnyTool> {
       }
       if (checked.tool.execution?.taskSupport === "required") {
         // toolplane calls tools synchronously; a task-only tool could never be called
-        this.log(
-          `MCP server "${this.server}": tool "${checked.tool.name}" left out: it can only run as a task`,
-        );
+        if (!this.taskOnlyLogged.has(checked.tool.name)) {
+          this.taskOnlyLogged.add(checked.tool.name);
+          this.log(
+            `MCP server "${this.server}": tool "${checked.tool.name}" left out: it can only run as a task`,
+          );
+        }
         continue;
       }
       usable.push(checked.tool);
