@@ -32,6 +32,9 @@ export class Surface {
   private tools: Promise<{ entries: McpToolEntry[]; fingerprint: string }> | undefined;
   private prompts: Promise<{ sources: readonly PromptSource[]; fingerprint: string }> | undefined;
 
+  // Tools are frozen, so a tool's entry never changes: after a change only new tools are projected.
+  private readonly entries = new WeakMap<AnyTool, McpToolEntry>();
+
   constructor(readonly deps: ToolServerDeps) {}
 
   /** Drops the cached lists; the next read recomputes them. */
@@ -42,7 +45,14 @@ export class Surface {
 
   toolList() {
     this.tools ??= this.deps.tools().then((tools) => {
-      const entries = tools.map(toEntry);
+      const entries = tools.map((tool) => {
+        let entry = this.entries.get(tool);
+        if (!entry) {
+          entry = toEntry(tool);
+          this.entries.set(tool, entry);
+        }
+        return entry;
+      });
       return { entries, fingerprint: sha256(JSON.stringify(entries)) };
     });
     return this.tools;
