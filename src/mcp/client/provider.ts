@@ -198,6 +198,9 @@ export class McpProvider implements Provider<AnyTool> {
       entries.push(tool);
       keys.push(key);
     }
+    // Sorted by name: a server that lists the same tools in another order leaves the prompt prefix alone.
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    keys.sort();
     const observation: Observation<AnyTool> = { entries };
     if (problems.length > 0) {
       observation.complete = false;
