@@ -8,13 +8,14 @@ import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/typ
 import { afterEach, describe, expect, it } from "vitest";
 import { defineTool } from "../../src/declare/index.js";
 import type { AnyTool } from "../../src/declare/types.js";
+import { registerMcpServers } from "../../src/mcp/index.js";
 import { basicRun, createToolServer, type PromptSource } from "../../src/mcp/server/index.js";
 import { GLOBAL_LAYER, Registry } from "../../src/register/index.js";
 import { CLI } from "../helpers/cli.js";
 import { findLeaks } from "../helpers/leak.js";
 import { tempProject } from "../helpers/tmp.js";
 import { sentinelTool, simpleTool } from "../helpers/tools.js";
-import { EVERYTHING, fake } from "./peers.js";
+import { ctx, EVERYTHING, fake } from "./peers.js";
 
 const cleanup: Array<() => Promise<unknown> | unknown> = [];
 afterEach(async () => {
@@ -125,6 +126,18 @@ describe("toolplane serve --http", () => {
       arguments: { ticket_id: "T-1001", include_history: true },
     });
     expect(text(result)).toMatch(/history:\n- 2026-11-20T09:12:00Z open: reported by support/);
+  });
+
+  it("is itself usable as an MCP server by toolplane's client over Streamable HTTP", async () => {
+    const { url } = await startHttp(project());
+    const registry = new Registry<AnyTool>({ kind: "tool" });
+    const clients = registerMcpServers(registry, { remote: { url, startTimeoutMs: 5000 } });
+    cleanup.push(() => clients.close());
+    const snapshot = await registry.snapshot();
+    expect(snapshot.problems).toEqual([]);
+    const tool = snapshot.get("mcp__remote__ticket_status")?.entry as AnyTool;
+    const value = await tool.host.execute({ ticket_id: "T-1001" }, ctx());
+    expect(text(tool.host.output.render(value))).toMatch(/^status: in_progress/);
   });
 
   it("refuses a foreign Host header (DNS rebinding)", async () => {

@@ -1,3 +1,4 @@
+import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { AnyTool } from "../../declare/types.js";
 import type { Observation, Provider } from "../../register/types.js";
 import { DEFAULT_START_TIMEOUT_MS, type McpServerConfig, providerName } from "../config.js";
@@ -84,7 +85,14 @@ export class McpProvider implements Provider<AnyTool> {
   /** Calls a tool by its raw name, reconnecting first if the server went away. */
   readonly call: CallRemote = async (rawName, args, options) => {
     const conn = await this.ready();
-    return conn.callTool(rawName, args, options);
+    try {
+      return await conn.callTool(rawName, args, options);
+    } catch (error) {
+      // A JSON-RPC error is the server answering; anything else (refused, reset, expired HTTP
+      // session) means the session is gone: drop it so the next read or call reconnects.
+      if (!(error instanceof McpError) && !options.signal.aborted) this.lost(conn, messageOf(error));
+      throw error;
+    }
   };
 
   async close(): Promise<void> {
