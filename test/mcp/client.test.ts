@@ -5,7 +5,8 @@ import { Registry } from "../../src/register/index.js";
 import { tempDir, writeTree } from "../helpers/tmp.js";
 import { ctx, EVERYTHING, fake, filesystem, until } from "./peers.js";
 
-const fast = { startTimeoutMs: 3_000 };
+// real peers get the default start timeout: a loaded CI machine can take seconds to start Node
+const fast = { startTimeoutMs: 8_000 };
 let open: McpClients[] = [];
 afterEach(async () => {
   await Promise.all(open.map((c) => c.close()));
@@ -63,6 +64,7 @@ describe("MCP client against server-everything", () => {
       trusted: { ...EVERYTHING, ...fast, trusted: true },
     });
     const snapshot = await registry.snapshot();
+    expect(snapshot.problems).toEqual([]);
     const plain = snapshot.get("mcp__plain__echo")?.entry as AnyTool;
     const trusted = snapshot.get("mcp__trusted__echo")?.entry as AnyTool;
     expect(plain.host.concurrencySafe).toBe(false);

@@ -44,7 +44,7 @@ const text = (result: unknown) =>
 
 describe("toolplane serve over stdio, driven by the SDK client", () => {
   it("lists the scope's tools as projections only and calls them, proxied MCP tools included", async () => {
-    const p = project({ everything: { ...EVERYTHING, startTimeoutMs: 5000 } });
+    const p = project({ everything: { ...EVERYTHING, startTimeoutMs: 8000 } });
     const client = await stdioClient([], p);
     const { tools } = await client.listTools();
     const names = tools.map((t) => t.name);
@@ -131,7 +131,7 @@ describe("toolplane serve --http", () => {
   it("is itself usable as an MCP server by toolplane's client over Streamable HTTP", async () => {
     const { url } = await startHttp(project());
     const registry = new Registry<AnyTool>({ kind: "tool" });
-    const clients = registerMcpServers(registry, { remote: { url, startTimeoutMs: 5000 } });
+    const clients = registerMcpServers(registry, { remote: { url, startTimeoutMs: 8000 } });
     cleanup.push(() => clients.close());
     const snapshot = await registry.snapshot();
     expect(snapshot.problems).toEqual([]);
