@@ -15,7 +15,7 @@ import { CLI } from "../helpers/cli.js";
 import { findLeaks } from "../helpers/leak.js";
 import { tempProject } from "../helpers/tmp.js";
 import { sentinelTool, simpleTool } from "../helpers/tools.js";
-import { ctx, EVERYTHING, fake } from "./peers.js";
+import { ctx, EVERYTHING, fake, until } from "./peers.js";
 
 const cleanup: Array<() => Promise<unknown> | unknown> = [];
 afterEach(async () => {
@@ -88,14 +88,19 @@ describe("toolplane serve over stdio, driven by the SDK client", () => {
 });
 
 describe("toolplane serve --http", () => {
-  async function startHttp(p: ReturnType<typeof project>) {
-    const child: ChildProcess = spawn(process.execPath, [CLI, "serve", "--http", "0", "--cwd", p.repo], {
-      env: p.env,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+  async function startHttp(p: ReturnType<typeof project>, port = 0) {
+    const child: ChildProcess = spawn(
+      process.execPath,
+      [CLI, "serve", "--http", String(port), "--cwd", p.repo],
+      {
+        env: p.env,
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     cleanup.push(
       () =>
         new Promise<void>((resolve) => {
+          if (child.exitCode !== null || child.signalCode !== null) return resolve();
           child.once("exit", () => resolve());
           child.kill("SIGTERM");
         }),
@@ -138,6 +143,30 @@ describe("toolplane serve --http", () => {
     const tool = snapshot.get("mcp__remote__ticket_status")?.entry as AnyTool;
     const value = await tool.host.execute({ ticket_id: "T-1001" }, ctx());
     expect(text(tool.host.output.render(value))).toMatch(/^status: in_progress/);
+  });
+
+  it("an HTTP server that dies and comes back on the same address: the client reconnects", async () => {
+    const p = project();
+    const first = await startHttp(p);
+    const registry = new Registry<AnyTool>({ kind: "tool" });
+    const clients = registerMcpServers(
+      registry,
+      { remote: { url: first.url, startTimeoutMs: 8000 } },
+      { backoff: { initialMs: 100, maxMs: 400 } },
+    );
+    cleanup.push(() => clients.close());
+    const tool = (await registry.snapshot()).get("mcp__remote__ticket_status")?.entry as AnyTool;
+    await new Promise<void>((resolve) => {
+      first.child.once("exit", () => resolve());
+      first.child.kill("SIGKILL");
+    });
+    await expect(tool.host.execute({ ticket_id: "T-1001" }, ctx())).rejects.toThrow();
+    expect((await registry.snapshot()).get("mcp__remote__ticket_status")).toBeUndefined();
+    await startHttp(p, Number(new URL(first.url).port));
+    await until(registry, (names) => names.includes("mcp__remote__ticket_status"));
+    const again = (await registry.snapshot()).get("mcp__remote__ticket_status")?.entry as AnyTool;
+    const value = await again.host.execute({ ticket_id: "T-1001" }, ctx());
+    expect(text(again.host.output.render(value))).toMatch(/^status: in_progress/);
   });
 
   it("refuses a foreign Host header (DNS rebinding)", async () => {
