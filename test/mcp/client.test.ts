@@ -140,6 +140,11 @@ describe("MCP client: bad peers", () => {
         silent: fake("silent", { startTimeoutMs: 800 }),
         invalid: fake("invalid"),
         missing: { command: "/nonexistent/toolplane-no-such-server", startTimeoutMs: 800 },
+        crashy: {
+          command: process.execPath,
+          args: ["-e", "console.error('boom: no API key'); process.exit(3)"],
+          startTimeoutMs: 8000,
+        },
       },
       // long enough that the second read below is surely inside the backoff window
       { initialMs: 60_000, maxMs: 60_000 },
@@ -159,6 +164,9 @@ describe("MCP client: bad peers", () => {
       /MCP server "silent" .* failed to start: did not finish initialize/,
     );
     expect(problem("missing")?.message).toMatch(/MCP server "missing" .* failed to start: .*ENOENT/);
+    expect(problem("crashy")?.message).toMatch(
+      /failed to start: .*Connection closed \(stderr: boom: no API key\)/,
+    );
     expect(problem("invalid")).toMatchObject({ outcome: "incomplete" });
     expect(problem("invalid")?.message).toMatch(/tool "bad_type": inputSchema is not valid JSON Schema/);
     expect(problem("invalid")?.message).toMatch(/tool "no_schema": inputSchema must be a JSON Schema object/);
