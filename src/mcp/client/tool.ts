@@ -60,7 +60,10 @@ function checkSchema(schema: unknown, field: string): string | undefined {
   }
   if ((schema as JsonSchema).type !== "object") return `${field} must have "type": "object"`;
   try {
-    if (!metaAjv.validateSchema(normaliseRawSchema(schema as JsonSchema))) {
+    // only a schema naming another dialect or using $defs needs the (copying) normalisation first
+    const root = schema as JsonSchema;
+    const draft07 = root.$schema === undefined && root.$defs === undefined ? root : normaliseRawSchema(root);
+    if (!metaAjv.validateSchema(draft07)) {
       return `${field} is not valid JSON Schema: ${metaAjv.errorsText(metaAjv.errors)}`;
     }
   } catch (error) {
