@@ -2,5 +2,6 @@ export * from "./assemble/index.js";
 export * from "./config/index.js";
 export * from "./declare/index.js";
 export * from "./defer/index.js";
+export * from "./mcp/index.js";
 export * from "./register/index.js";
 export * from "./render/index.js";

@@ -2,6 +2,7 @@ import { ticketProvider } from "../../examples/ticket-status/index.js";
 import { type Config, type LoadOptions, loadConfig } from "../config/index.js";
 import { projectTool } from "../declare/project.js";
 import type { AnyTool } from "../declare/types.js";
+import { type McpClients, type McpServerConfig, registerMcpServers } from "../mcp/index.js";
 import { GLOBAL_LAYER, Registry, type Snapshot } from "../register/index.js";
 import { type Catalog, type ProviderName, renderCatalog } from "../render/index.js";
 import { parseScopeChain } from "./scope.js";
@@ -9,6 +10,8 @@ import { parseScopeChain } from "./scope.js";
 export interface ToolplaneOptions extends LoadOptions {
   /** Scope chain, nearest first, e.g. "session-1>agent:reviewer". */
   scope?: string;
+  /** Where problems for people go (a failed MCP server, ...); silent when unset. */
+  log?: (line: string) => void;
 }
 
 /**
@@ -20,6 +23,8 @@ export class Toolplane {
   readonly config: Config;
   readonly tools: Registry<AnyTool>;
   readonly chain: string[];
+  /** The MCP servers from `mcp.servers`, one provider each. */
+  mcp: McpClients | undefined;
 
   private constructor(config: Config, chain: string[]) {
     this.config = config;
@@ -30,6 +35,8 @@ export class Toolplane {
   static async open(options: ToolplaneOptions): Promise<Toolplane> {
     const plane = new Toolplane(loadConfig(options), parseScopeChain(options.scope));
     plane.tools.register(GLOBAL_LAYER, ticketProvider());
+    const servers = plane.config.get("mcp.servers") as Record<string, McpServerConfig>;
+    plane.mcp = registerMcpServers(plane.tools, servers, options.log ? { log: options.log } : {});
     return plane;
   }
 
@@ -57,5 +64,7 @@ export class Toolplane {
     });
   }
 
-  async close(): Promise<void> {}
+  async close(): Promise<void> {
+    await this.mcp?.close();
+  }
 }

@@ -42,7 +42,11 @@ export function examples(cmd: Command, lines: string[]): Command {
 }
 
 export async function openToolplane(opts: CommonOptions): Promise<Toolplane> {
-  const open: Parameters<typeof Toolplane.open>[0] = { cwd: opts.cwd ?? process.cwd(), set: opts.set ?? [] };
+  const open: Parameters<typeof Toolplane.open>[0] = {
+    cwd: opts.cwd ?? process.cwd(),
+    set: opts.set ?? [],
+    log: say,
+  };
   if (opts.scope !== undefined) open.scope = opts.scope;
   return Toolplane.open(open);
 }

@@ -2,6 +2,7 @@ import { Command } from "commander";
 import { catalogCommand } from "./commands/catalog.js";
 import { layersCommand } from "./commands/layers.js";
 import { searchCommand } from "./commands/search.js";
+import { serveCommand } from "./commands/serve.js";
 
 export const VERSION = "0.1.0";
 
@@ -12,6 +13,6 @@ export function buildProgram(): Command {
     .version(VERSION)
     .showHelpAfterError("(run with --help for usage and examples)")
     .exitOverride();
-  for (const add of [catalogCommand, layersCommand, searchCommand]) add(program);
+  for (const add of [catalogCommand, layersCommand, searchCommand, serveCommand]) add(program);
   return program;
 }

@@ -36,23 +36,29 @@ const permissionRule = z
   })
   .strict();
 
+// Shared by both transports: `trusted` lets the server's tool annotations relax permissions and
+// concurrency; `timeoutMs` bounds one call; `startTimeoutMs` bounds start-up plus the first list.
+const mcpCommon = {
+  trusted: z.boolean().optional(),
+  timeoutMs: positiveInt.optional(),
+  startTimeoutMs: positiveInt.optional(),
+};
+
 const mcpServer = z.union([
   z
     .object({
-      command: z.string(),
+      command: z.string().min(1),
       args: z.array(z.string()).optional(),
       env: z.record(z.string(), z.string()).optional(),
       cwd: z.string().optional(),
-      trusted: z.boolean().optional(),
-      timeoutMs: positiveInt.optional(),
+      ...mcpCommon,
     })
     .strict(),
   z
     .object({
       url: z.string().url(),
       headers: z.record(z.string(), z.string()).optional(),
-      trusted: z.boolean().optional(),
-      timeoutMs: positiveInt.optional(),
+      ...mcpCommon,
     })
     .strict(),
 ]);
@@ -117,7 +123,7 @@ export const CONFIG_KEYS = {
     kind: "assembly",
     schema: z.record(z.string(), mcpServer),
     default: {},
-    doc: "MCP servers: name -> {command, args, env} or {url}",
+    doc: "MCP servers: name -> {command, args?, env?, cwd?} (stdio) or {url, headers?} (Streamable HTTP), each with trusted?, timeoutMs?, startTimeoutMs?",
   },
   "tools.timeoutMs": { kind: "run-time", schema: positiveInt, default: 120_000, doc: "default call timeout" },
   "results.inlineMaxBytes": {

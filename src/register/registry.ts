@@ -210,7 +210,9 @@ export class Registry<E extends RegistryEntry> {
       if (state.generation === generation) {
         const complete = observation.complete !== false;
         if (complete) state.cached = { generation, entries: observation.entries };
-        return { ok: true, entries: observation.entries, complete };
+        const result: Observed<E> = { ok: true, entries: observation.entries, complete };
+        if (!complete && observation.note !== undefined) result.note = observation.note;
+        return result;
       }
     }
     return {

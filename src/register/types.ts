@@ -8,6 +8,8 @@ export interface Observation<E> {
   entries: readonly E[];
   /** false: the entries are usable but partial, so the snapshot built from them is not cached. */
   complete?: boolean;
+  /** Why the list is partial: shown as the problem's message. */
+  note?: string;
 }
 
 export type Enumeration<E> = readonly E[] | Observation<E>;

@@ -1,0 +1,48 @@
+import type { AnyTool } from "../../declare/types.js";
+import type { Registry } from "../../register/registry.js";
+import { GLOBAL_LAYER } from "../../register/registry.js";
+import type { McpServerConfig } from "../config.js";
+import { type Backoff, McpProvider } from "./provider.js";
+
+export interface McpClients {
+  readonly providers: readonly McpProvider[];
+  provider(server: string): McpProvider | undefined;
+  close(): Promise<void>;
+}
+
+export interface RegisterMcpOptions {
+  layer?: string;
+  log?: (line: string) => void;
+  backoff?: Backoff;
+}
+
+/** Registers one provider per configured server, in name order; servers start on first read. */
+export function registerMcpServers(
+  registry: Registry<AnyTool>,
+  servers: Readonly<Record<string, McpServerConfig>>,
+  options: RegisterMcpOptions = {},
+): McpClients {
+  const layer = options.layer ?? GLOBAL_LAYER;
+  const providers: McpProvider[] = [];
+  for (const server of Object.keys(servers).sort()) {
+    const config = servers[server] as McpServerConfig;
+    const provider = new McpProvider({ server, config, ...pick(options) });
+    const handle = registry.register(layer, provider);
+    provider.bind(() => handle.changed());
+    providers.push(provider);
+  }
+  return {
+    providers,
+    provider: (server) => providers.find((p) => p.server === server),
+    close: async () => {
+      await Promise.all(providers.map((p) => p.close()));
+    },
+  };
+}
+
+function pick(options: RegisterMcpOptions): { log?: (line: string) => void; backoff?: Backoff } {
+  const out: { log?: (line: string) => void; backoff?: Backoff } = {};
+  if (options.log) out.log = options.log;
+  if (options.backoff) out.backoff = options.backoff;
+  return out;
+}

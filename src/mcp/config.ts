@@ -1,0 +1,38 @@
+/** One configured MCP server, as `mcp.servers.<name>` holds it (validated by src/config/keys.ts). */
+export type McpServerConfig = McpStdioConfig | McpHttpConfig;
+
+interface McpCommonConfig {
+  /** Trust the server's tool annotations (readOnlyHint may then relax permissions and concurrency). */
+  trusted?: boolean;
+  /** One call's timeout; defaults to the run-time key tools.timeoutMs. */
+  timeoutMs?: number;
+  /** Start-up (spawn or connect, initialize, first tools/list) timeout. */
+  startTimeoutMs?: number;
+}
+
+export interface McpStdioConfig extends McpCommonConfig {
+  command: string;
+  args?: string[];
+  env?: Record<string, string>;
+  cwd?: string;
+}
+
+export interface McpHttpConfig extends McpCommonConfig {
+  url: string;
+  headers?: Record<string, string>;
+}
+
+export const DEFAULT_START_TIMEOUT_MS = 8_000;
+export const DEFAULT_CALL_TIMEOUT_MS = 120_000;
+
+export function isStdio(config: McpServerConfig): config is McpStdioConfig {
+  return "command" in config;
+}
+
+/** `mcp:<server>`: the registry provider name and the permission namespace of its tools. */
+export function providerName(server: string): string {
+  return `mcp:${server}`;
+}
+
+/** How toolplane names itself to MCP peers, as client and as server. */
+export const MCP_IMPLEMENTATION = { name: "toolplane", version: "0.1.0" };

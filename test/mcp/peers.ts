@@ -1,0 +1,108 @@
+import path from "node:path";
+import type { AnyTool, ToolContext } from "../../src/declare/types.js";
+import type { Registry } from "../../src/register/index.js";
+import { ROOT } from "../helpers/cli.js";
+import { tempDir, writeTree } from "../helpers/tmp.js";
+
+const pkg = (name: string) =>
+  path.join(ROOT, "node_modules", "@modelcontextprotocol", name, "dist", "index.js");
+
+/** The reference servers, spawned with this Node (their bin entries are plain ESM scripts). */
+export const EVERYTHING = { command: process.execPath, args: [pkg("server-everything"), "stdio"] };
+export const filesystem = (dir: string) => ({
+  command: process.execPath,
+  args: [pkg("server-filesystem"), dir],
+});
+
+/**
+ * A scripted stdio peer in plain JavaScript (no SDK) so a test controls every byte:
+ *   garbage        prints text that is not JSON-RPC and never answers
+ *   silent         reads and never answers initialize
+ *   invalid        answers, but some of its tools have invalid schemas
+ *   paged          lists its tools over three pages; `add` adds a tool and sends list_changed
+ */
+const FAKE = String.raw`
+import { createInterface } from "node:readline";
+const mode = process.argv[2];
+const send = (m) => process.stdout.write(JSON.stringify(m) + "\n");
+const tool = (name, extra = {}) => ({ name, description: "the " + name + " tool",
+  inputSchema: { type: "object", properties: { text: { type: "string" } } }, ...extra });
+let tools = [];
+if (mode === "invalid") tools = [
+  tool("good"),
+  { name: "bad_type", description: "x", inputSchema: { type: "object", properties: { a: { type: "banana" } } } },
+  { name: "no_schema", description: "x" },
+  { name: "not_object", description: "x", inputSchema: { type: "string" } },
+];
+if (mode === "paged") tools = [tool("p1"), tool("p2"), tool("p3"), tool("add"), tool("has.dot"), tool("has/dot")];
+const rl = createInterface({ input: process.stdin });
+rl.on("line", (line) => {
+  if (mode === "garbage") { process.stdout.write("Hello! Server starting up, this is not JSON\n"); return; }
+  if (mode === "silent") return;
+  const msg = JSON.parse(line);
+  if (msg.id === undefined) return;
+  if (msg.method === "initialize") return send({ jsonrpc: "2.0", id: msg.id, result: {
+    protocolVersion: msg.params.protocolVersion, capabilities: { tools: { listChanged: true } },
+    serverInfo: { name: "fake-" + mode, version: "1.0.0" } } });
+  if (msg.method === "tools/list") {
+    if (mode !== "paged") return send({ jsonrpc: "2.0", id: msg.id, result: { tools } });
+    const start = Number(msg.params?.cursor ?? 0);
+    const page = tools.slice(start, start + 2);
+    const next = start + 2 < tools.length ? String(start + 2) : undefined;
+    return send({ jsonrpc: "2.0", id: msg.id, result: { tools: page, ...(next ? { nextCursor: next } : {}) } });
+  }
+  if (msg.method === "tools/call") {
+    const name = msg.params.name;
+    if (name === "add") {
+      tools.push(tool("added_" + tools.length));
+      send({ jsonrpc: "2.0", method: "notifications/tools/list_changed" });
+    }
+    return send({ jsonrpc: "2.0", id: msg.id, result: { content: [{ type: "text", text: name + ":" + JSON.stringify(msg.params.arguments ?? {}) }] } });
+  }
+  if (msg.method === "ping") return send({ jsonrpc: "2.0", id: msg.id, result: {} });
+  send({ jsonrpc: "2.0", id: msg.id, error: { code: -32601, message: "no " + msg.method } });
+});
+`;
+
+let fakeFile: string | undefined;
+
+export function fake(mode: "garbage" | "silent" | "invalid" | "paged", extra: Record<string, unknown> = {}) {
+  fakeFile ??= path.join(writeTree(tempDir("tp-mcp-fake-"), { "fake.mjs": FAKE }), "fake.mjs");
+  return { command: process.execPath, args: [fakeFile, mode], ...extra };
+}
+
+/** Resolves once `check` passes on a fresh snapshot; re-checks after each invalidation. */
+export async function until<T>(
+  registry: Registry<AnyTool>,
+  check: (names: string[]) => T | undefined | false,
+  limitMs = 20_000,
+): Promise<T> {
+  const deadline = Date.now() + limitMs;
+  for (;;) {
+    const snapshot = await registry.snapshot();
+    const hit = check(snapshot.entries.map((e) => e.name));
+    if (hit) return hit;
+    if (Date.now() > deadline) {
+      throw new Error(
+        `condition not met; tools: ${snapshot.entries.map((e) => e.name).join(", ")}; problems: ${JSON.stringify(snapshot.problems)}`,
+      );
+    }
+    await new Promise<void>((resolve) => {
+      const off = registry.on("invalidated", () => {
+        off();
+        resolve();
+      });
+      setTimeout(() => {
+        off();
+        resolve();
+      }, 200).unref();
+    });
+  }
+}
+
+export const ctx = (config: Record<string, unknown> = {}): ToolContext => ({
+  signal: new AbortController().signal,
+  cwd: ROOT,
+  workspace: ROOT,
+  config,
+});

@@ -1,0 +1,291 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { request } from "node:http";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { afterEach, describe, expect, it } from "vitest";
+import { defineTool } from "../../src/declare/index.js";
+import type { AnyTool } from "../../src/declare/types.js";
+import { registerMcpServers } from "../../src/mcp/index.js";
+import { basicRun, createToolServer, type PromptSource } from "../../src/mcp/server/index.js";
+import { GLOBAL_LAYER, Registry } from "../../src/register/index.js";
+import { CLI } from "../helpers/cli.js";
+import { findLeaks } from "../helpers/leak.js";
+import { tempProject } from "../helpers/tmp.js";
+import { sentinelTool, simpleTool } from "../helpers/tools.js";
+import { ctx, EVERYTHING, fake, until } from "./peers.js";
+
+const cleanup: Array<() => Promise<unknown> | unknown> = [];
+afterEach(async () => {
+  for (const fn of cleanup.splice(0).reverse()) await fn();
+});
+
+function project(servers: Record<string, unknown> = {}) {
+  return tempProject({ ".toolplane/config.json": JSON.stringify({ mcp: { servers } }) });
+}
+
+async function stdioClient(args: string[], p: ReturnType<typeof project>) {
+  const client = new Client({ name: "test", version: "1" });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI, "serve", "--cwd", p.repo, ...args],
+    env: p.env as Record<string, string>,
+    stderr: "pipe",
+  });
+  await client.connect(transport);
+  cleanup.push(() => client.close());
+  return client;
+}
+
+const text = (result: unknown) =>
+  ((result as { content: Array<{ text?: string }> }).content ?? []).map((b) => b.text ?? "").join("\n");
+
+describe("toolplane serve over stdio, driven by the SDK client", () => {
+  it("lists the scope's tools as projections only and calls them, proxied MCP tools included", async () => {
+    const p = project({ everything: { ...EVERYTHING, startTimeoutMs: 8000 } });
+    const client = await stdioClient([], p);
+    const { tools } = await client.listTools();
+    const names = tools.map((t) => t.name);
+    expect(names).toContain("ticket_status");
+    expect(names).toContain("mcp__everything__echo");
+    for (const tool of tools) {
+      expect(Object.keys(tool).sort()).toEqual(["description", "inputSchema", "name"]);
+      expect(findLeaks(tool)).toEqual([]);
+    }
+    const ok = await client.callTool({ name: "ticket_status", arguments: { ticket_id: "T-1001" } });
+    expect(ok.isError).toBe(false);
+    expect(text(ok)).toMatch(/^status: in_progress\nsummary: Login page returns 500/);
+    const echo = await client.callTool({ name: "mcp__everything__echo", arguments: { message: "hi" } });
+    expect(text(echo)).toBe("Echo: hi");
+    const bad = await client.callTool({ name: "ticket_status", arguments: { ticket: 1 } });
+    expect(bad.isError).toBe(true);
+    expect(text(bad)).toMatch(/invalid arguments:\n\/ticket_id: /);
+    const unknown = await client.callTool({ name: "nope", arguments: {} });
+    expect(unknown.isError).toBe(true);
+    expect(text(unknown)).toMatch(/no tool named "nope"/);
+  });
+
+  it("passes an upstream tools/list_changed on to its own client", async () => {
+    const p = project({ paged: fake("paged") });
+    const client = await stdioClient([], p);
+    let notified = 0;
+    const seen = new Promise<void>((resolve) => {
+      client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+        notified++;
+        resolve();
+      });
+    });
+    const before = (await client.listTools()).tools.map((t) => t.name);
+    expect(before).not.toContain("mcp__paged__added_6");
+    await client.callTool({ name: "mcp__paged__add", arguments: {} });
+    await seen;
+    const after = (await client.listTools()).tools.map((t) => t.name);
+    expect(after).toContain("mcp__paged__added_6");
+    expect(notified).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe("toolplane serve --http", () => {
+  async function startHttp(p: ReturnType<typeof project>, port = 0) {
+    const child: ChildProcess = spawn(
+      process.execPath,
+      [CLI, "serve", "--http", String(port), "--cwd", p.repo],
+      {
+        env: p.env,
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
+    cleanup.push(
+      () =>
+        new Promise<void>((resolve) => {
+          if (child.exitCode !== null || child.signalCode !== null) return resolve();
+          child.once("exit", () => resolve());
+          child.kill("SIGTERM");
+        }),
+    );
+    const url = await new Promise<string>((resolve, reject) => {
+      let err = "";
+      child.stderr?.on("data", (chunk: Buffer) => {
+        err += chunk.toString();
+        const m = /listening on (http:\/\/\S+)/.exec(err);
+        if (m) resolve(m[1] as string);
+      });
+      child.once("exit", (code) => reject(new Error(`serve exited ${code}: ${err}`)));
+    });
+    return { url, child };
+  }
+
+  it("serves the SDK client over Streamable HTTP on 127.0.0.1", async () => {
+    const p = project();
+    const { url } = await startHttp(p);
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    const client = new Client({ name: "test", version: "1" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    cleanup.push(() => client.close());
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toContain("ticket_status");
+    const result = await client.callTool({
+      name: "ticket_status",
+      arguments: { ticket_id: "T-1001", include_history: true },
+    });
+    expect(text(result)).toMatch(/history:\n- 2026-11-20T09:12:00Z open: reported by support/);
+  });
+
+  it("is itself usable as an MCP server by toolplane's client over Streamable HTTP", async () => {
+    const { url } = await startHttp(project());
+    const registry = new Registry<AnyTool>({ kind: "tool" });
+    const clients = registerMcpServers(registry, { remote: { url, startTimeoutMs: 8000 } });
+    cleanup.push(() => clients.close());
+    const snapshot = await registry.snapshot();
+    expect(snapshot.problems).toEqual([]);
+    const tool = snapshot.get("mcp__remote__ticket_status")?.entry as AnyTool;
+    const value = await tool.host.execute({ ticket_id: "T-1001" }, ctx());
+    expect(text(tool.host.output.render(value))).toMatch(/^status: in_progress/);
+  });
+
+  it("an HTTP server that dies and comes back on the same address: the client reconnects", async () => {
+    const p = project();
+    const first = await startHttp(p);
+    const registry = new Registry<AnyTool>({ kind: "tool" });
+    const clients = registerMcpServers(
+      registry,
+      { remote: { url: first.url, startTimeoutMs: 8000 } },
+      { backoff: { initialMs: 100, maxMs: 400 } },
+    );
+    cleanup.push(() => clients.close());
+    const tool = (await registry.snapshot()).get("mcp__remote__ticket_status")?.entry as AnyTool;
+    await new Promise<void>((resolve) => {
+      first.child.once("exit", () => resolve());
+      first.child.kill("SIGKILL");
+    });
+    await expect(tool.host.execute({ ticket_id: "T-1001" }, ctx())).rejects.toThrow();
+    expect((await registry.snapshot()).get("mcp__remote__ticket_status")).toBeUndefined();
+    await startHttp(p, Number(new URL(first.url).port));
+    await until(registry, (names) => names.includes("mcp__remote__ticket_status"));
+    const again = (await registry.snapshot()).get("mcp__remote__ticket_status")?.entry as AnyTool;
+    const value = await again.host.execute({ ticket_id: "T-1001" }, ctx());
+    expect(text(again.host.output.render(value))).toMatch(/^status: in_progress/);
+  });
+
+  it("refuses a foreign Host header (DNS rebinding)", async () => {
+    const p = project();
+    const { url } = await startHttp(p);
+    const target = new URL(url);
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = request(
+        {
+          host: "127.0.0.1",
+          port: target.port,
+          path: "/mcp",
+          method: "POST",
+          headers: { host: "evil.example:80" },
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
+      req.on("error", reject);
+      req.end("{}");
+    });
+    expect(status).toBe(403);
+  });
+});
+
+describe("MCP server in process: list_changed and prompts", () => {
+  async function connect(registry: Registry<AnyTool>, prompts: PromptSource[] = []) {
+    const lookup = async (name: string) => (await registry.snapshot()).get(name)?.entry;
+    const hub = await createToolServer({
+      tools: async () => (await registry.snapshot()).entries.map((e) => e.entry),
+      run: basicRun({ lookup, context: { cwd: "/", workspace: "/", config: {} }, defaultTimeoutMs: 5000 }),
+      prompts: () => prompts,
+      subscribe: (listener) => registry.on("invalidated", listener),
+      debounceMs: 20,
+    });
+    const [a, b] = InMemoryTransport.createLinkedPair();
+    await hub.open().connect(a);
+    const client = new Client({ name: "test", version: "1" });
+    await client.connect(b);
+    cleanup.push(
+      () => client.close(),
+      () => hub.close(),
+    );
+    return { hub, client };
+  }
+
+  it("sends one debounced list_changed for a burst of changes, none for a change that changes nothing", async () => {
+    const registry = new Registry<AnyTool>({ kind: "tool" });
+    let tools: AnyTool[] = [simpleTool("alpha")];
+    const handle = registry.register(GLOBAL_LAYER, { name: "p", enumerate: () => tools });
+    const { hub, client } = await connect(registry);
+    let notified = 0;
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      notified++;
+    });
+    handle.changed();
+    await new Promise((r) => setTimeout(r, 60));
+    await hub.idle();
+    expect(notified).toBe(0);
+    tools = [simpleTool("alpha"), simpleTool("beta")];
+    handle.changed();
+    handle.changed();
+    handle.changed();
+    await new Promise((r) => setTimeout(r, 60));
+    await hub.idle();
+    expect(notified).toBe(1);
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["alpha", "beta"]);
+  });
+
+  it("never lets a host-only field into tools/list", async () => {
+    const registry = new Registry<AnyTool>({ kind: "tool" });
+    registry.register(GLOBAL_LAYER, { name: "p", enumerate: () => [sentinelTool()] });
+    const { client } = await connect(registry);
+    const listed = await client.listTools();
+    expect(findLeaks(listed, ["HOST-ONLY-SENTINEL", 98_765])).toEqual([]);
+  });
+
+  it("serves user-invocable skills as prompts, loading a body only when asked", async () => {
+    const registry = new Registry<AnyTool>({ kind: "tool" });
+    let loads = 0;
+    const prompts: PromptSource[] = [
+      {
+        name: "review",
+        description: "Review a diff",
+        load: () => {
+          loads++;
+          return "Review the change carefully.";
+        },
+      },
+      { name: "deploy", description: "Deploy the app", load: () => "Deploy it." },
+    ];
+    const { client } = await connect(registry, prompts);
+    const listed = await client.listPrompts();
+    expect(listed.prompts.map((p) => p.name)).toEqual(["deploy", "review"]);
+    expect(loads).toBe(0);
+    const got = await client.getPrompt({ name: "review", arguments: { arguments: "PR 42" } });
+    expect(got.messages[0]?.content).toEqual({
+      type: "text",
+      text: "Review the change carefully.\n\nARGUMENTS: PR 42",
+    });
+    await expect(client.getPrompt({ name: "nope" })).rejects.toThrow(/no prompt named "nope"/);
+  });
+
+  it("times out a slow tool with a clear result instead of hanging", async () => {
+    const registry = new Registry<AnyTool>({ kind: "tool" });
+    const slow = defineTool({
+      name: "slow",
+      description: "never finishes",
+      parameters: { type: "object", properties: {} },
+      output: { schema: { type: "string" }, render: (v: string) => v },
+      execute: () => new Promise<string>(() => {}),
+      timeoutMs: 50,
+    });
+    registry.register(GLOBAL_LAYER, { name: "p", enumerate: () => [slow] });
+    const { client } = await connect(registry);
+    const result = await client.callTool({ name: "slow", arguments: {} });
+    expect(result.isError).toBe(true);
+    expect(text(result)).toMatch(/timed out after 50 ms/);
+  });
+});

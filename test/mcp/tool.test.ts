@@ -1,0 +1,97 @@
+import { describe, expect, it } from "vitest";
+import { fromMcpContent } from "../../src/mcp/client/content.js";
+import { actionFor, checkRemoteTool, mcpTool, renderOutput } from "../../src/mcp/client/tool.js";
+import { ctx } from "./peers.js";
+
+describe("MCP tool annotations -> permission action", () => {
+  it.each([
+    [{ destructiveHint: true }, false, "mcp:destructive"],
+    [{ destructiveHint: true, readOnlyHint: true }, true, "mcp:destructive"],
+    [{ readOnlyHint: true }, false, "mcp:call"],
+    [{ readOnlyHint: true }, true, "mcp:read"],
+    [{ destructiveHint: false }, false, "mcp:call"],
+    [{ destructiveHint: false }, true, "mcp:write"],
+    [{}, false, "mcp:call"],
+    [{}, true, "mcp:destructive"],
+  ])("%j trusted=%s -> %s", (hints, trusted, action) => {
+    expect(actionFor(hints, trusted)).toBe(action);
+  });
+});
+
+describe("MCP content blocks", () => {
+  it("converts every block type and never drops one", () => {
+    const out = fromMcpContent([
+      { type: "text", text: "t" },
+      { type: "image", mimeType: "image/png", data: "AAA" },
+      { type: "audio", mimeType: "audio/wav", data: "BBB" },
+      { type: "resource_link", uri: "file:///a", name: "a", description: "the a file" },
+      { type: "resource", resource: { uri: "file:///b", text: "bee" } },
+      { type: "resource", resource: { uri: "file:///c", blob: "CCC", mimeType: "application/zip" } },
+      { type: "hologram" },
+    ]);
+    expect(out).toEqual([
+      { type: "text", text: "t" },
+      { type: "image", mimeType: "image/png", data: "AAA" },
+      { type: "file", mimeType: "audio/wav", data: "BBB" },
+      { type: "text", text: "Resource link: a <file:///a> - the a file" },
+      { type: "text", text: "Resource file:///b:\nbee" },
+      { type: "file", mimeType: "application/zip", data: "CCC", name: "file:///c" },
+      { type: "text", text: '[content of type "hologram" that toolplane cannot show]' },
+    ]);
+  });
+
+  it("a structured-only result renders as its JSON", () => {
+    expect(renderOutput({ content: [], structuredContent: { a: 1 } })).toBe('{\n  "a": 1\n}');
+  });
+});
+
+describe("checking listed tools", () => {
+  it("accepts a 2020-12 schema with $defs and rejects broken ones with the reason", () => {
+    const ok = checkRemoteTool(
+      {
+        name: "x",
+        inputSchema: {
+          $schema: "https://json-schema.org/draft/2020-12/schema",
+          type: "object",
+          properties: { p: { $ref: "#/$defs/P" } },
+          $defs: { P: { type: "string" } },
+        },
+      },
+      0,
+    );
+    expect(ok.ok).toBe(true);
+    expect(checkRemoteTool({ inputSchema: { type: "object" } }, 3)).toEqual({
+      ok: false,
+      name: "#3",
+      problem: "the tool has no name",
+    });
+    const bad = checkRemoteTool({ name: "y", inputSchema: { type: "object", required: "p" } }, 0);
+    expect(bad).toMatchObject({
+      ok: false,
+      problem: expect.stringMatching(/inputSchema is not valid JSON Schema/),
+    });
+  });
+
+  it("an isError result becomes a thrown error with the server's text; $defs refs still validate", async () => {
+    const tool = mcpTool({
+      server: "s",
+      config: { command: "x" },
+      qualifiedName: "mcp__s__x",
+      remote: {
+        name: "x",
+        inputSchema: {
+          type: "object",
+          properties: { p: { $ref: "#/$defs/P" } },
+          $defs: { P: { type: "string", enum: ["a"] } },
+        },
+      },
+      call: async (_name, args) =>
+        args.p === "a"
+          ? { isError: true, content: [{ type: "text", text: "quota exceeded" }] }
+          : { content: [] },
+    });
+    expect(tool.validateInput({ p: "a" }).ok).toBe(true);
+    expect(tool.validateInput({ p: "b" }).ok).toBe(false);
+    await expect(tool.host.execute({ p: "a" }, ctx())).rejects.toThrow("quota exceeded");
+  });
+});
