@@ -1,6 +1,7 @@
 import { Command } from "commander";
 import { catalogCommand } from "./commands/catalog.js";
 import { layersCommand } from "./commands/layers.js";
+import { skillsCommand } from "./commands/skills.js";
 
 export const VERSION = "0.1.0";
 
@@ -11,6 +12,6 @@ export function buildProgram(): Command {
     .version(VERSION)
     .showHelpAfterError("(run with --help for usage and examples)")
     .exitOverride();
-  for (const add of [catalogCommand, layersCommand]) add(program);
+  for (const add of [catalogCommand, layersCommand, skillsCommand]) add(program);
   return program;
 }

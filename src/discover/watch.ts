@@ -1,0 +1,191 @@
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { type FSWatcher, watch } from "chokidar";
+import type { AuditReport, Dirty, SkillDiscovery } from "./discovery.js";
+import { BUNDLE_FILES, isCandidateName } from "./scan.js";
+import type { SkillRoot } from "./types.js";
+
+export interface WatchOptions {
+  /** Quiet time after the last event before one refresh runs (a burst makes one refresh). */
+  debounceMs?: number;
+  /** A refresh runs at the latest this long after the first event of a burst. */
+  maxWaitMs?: number;
+  /** Full-rescan audit period (config `skills.auditIntervalMs`); 0 turns the timer off. */
+  auditIntervalMs?: number;
+  /** Each audit that found differences (they are already repaired). */
+  onAudit?: (report: AuditReport) => void;
+  onError?: (error: Error) => void;
+}
+
+interface RootWatch {
+  root: SkillRoot;
+  /** The nearest existing strict ancestor of the root: watching it sees the root come and go. */
+  base: string;
+  watcher: FSWatcher;
+  ready: Promise<void>;
+}
+
+/**
+ * Watches every root of a discovery with chokidar. Each root is watched from its nearest existing
+ * parent, so a root created after start, or deleted and created again, is seen. Events map to the
+ * root's top-level entry they touch; a burst is coalesced into one refresh of just those entries.
+ */
+export class SkillWatcher {
+  private readonly watches = new Map<string, RootWatch>();
+  private dirty: Dirty = new Map();
+  private timer: NodeJS.Timeout | undefined;
+  private firstEventAt = 0;
+  private auditTimer: NodeJS.Timeout | undefined;
+  private running: Promise<unknown> = Promise.resolve();
+  private closed = false;
+  private readonly debounceMs: number;
+  private readonly maxWaitMs: number;
+
+  private constructor(
+    private readonly discovery: SkillDiscovery,
+    private readonly options: WatchOptions,
+  ) {
+    this.debounceMs = options.debounceMs ?? 40;
+    this.maxWaitMs = options.maxWaitMs ?? 200;
+  }
+
+  /** Starts watching; resolves once every watcher is ready and the state is current. */
+  static async start(discovery: SkillDiscovery, options: WatchOptions = {}): Promise<SkillWatcher> {
+    const w = new SkillWatcher(discovery, options);
+    const scannedBefore = discovery.loaded;
+    await Promise.all(discovery.roots.map((root) => w.watchRoot(root)));
+    await discovery.load();
+    // Whatever changed between an earlier scan and the watchers being ready is caught here.
+    if (scannedBefore) await discovery.audit();
+    const interval = options.auditIntervalMs ?? 0;
+    if (interval > 0) {
+      w.auditTimer = setInterval(() => {
+        w.auditNow().catch((error) => w.options.onError?.(error as Error));
+      }, interval);
+      w.auditTimer.unref?.();
+    }
+    return w;
+  }
+
+  /** Runs a full-rescan audit now (after any pending refresh). */
+  async auditNow(): Promise<AuditReport> {
+    await this.settle();
+    const report = await this.discovery.audit();
+    if (report.differences.length > 0) this.options.onAudit?.(report);
+    return report;
+  }
+
+  /** Resolves when no refresh is pending or running. */
+  async settle(): Promise<void> {
+    for (;;) {
+      if (this.timer) await this.flush();
+      await this.running;
+      if (!this.timer && this.dirty.size === 0) return;
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.timer);
+    clearInterval(this.auditTimer);
+    this.timer = undefined;
+    await Promise.all([...this.watches.values()].map((w) => w.watcher.close()));
+    this.watches.clear();
+    await this.running.catch(() => undefined);
+  }
+
+  private async watchRoot(root: SkillRoot): Promise<void> {
+    const base = nearestExistingAncestor(root.dir);
+    const toRoot = path.relative(base, root.dir).split(path.sep).length;
+    const inRoot = (p: string) => p === root.dir || p.startsWith(root.dir + path.sep);
+    const onPath = (p: string) => p === base || root.dir.startsWith(p + path.sep);
+    const watcher = watch(base, {
+      ignoreInitial: true,
+      followSymlinks: true,
+      // root's children are one level below the root, bundle files two
+      depth: toRoot + 1,
+      ignored: (p: string) => {
+        if (onPath(p)) return false;
+        if (!inRoot(p)) return true;
+        const rel = path.relative(root.dir, p).split(path.sep);
+        if (rel.length === 1) return !isCandidateName(rel[0]!);
+        // inside a bundle only its SKILL.md matters
+        return rel.length === 2 ? !BUNDLE_FILES.includes(rel[1]!) : true;
+      },
+    });
+    const ready = new Promise<void>((resolve) => watcher.once("ready", () => resolve()));
+    const entry: RootWatch = { root, base, watcher, ready };
+    this.watches.set(root.provider, entry);
+    watcher.on("all", (event, p) => this.onEvent(entry, event, p));
+    watcher.on("error", (error) => this.options.onError?.(error as Error));
+    await ready;
+  }
+
+  private onEvent(w: RootWatch, event: string, p: string): void {
+    if (this.closed) return;
+    const { root } = w;
+    const rel = path.relative(root.dir, p);
+    if (rel === "" || rel.startsWith("..")) {
+      // the root or one of its ancestors came or went: read the whole root, maybe move the watch
+      this.mark(root.provider, "all");
+      if (event === "unlinkDir" || event === "addDir") this.rebase(w);
+    } else {
+      const name = rel.split(path.sep)[0]!;
+      if (isCandidateName(name)) this.mark(root.provider, name);
+    }
+  }
+
+  private mark(provider: string, name: string | "all"): void {
+    const current = this.dirty.get(provider);
+    if (name === "all") this.dirty.set(provider, "all");
+    else if (current !== "all") {
+      const set = current ?? new Set<string>();
+      set.add(name);
+      this.dirty.set(provider, set);
+    }
+    const now = Date.now();
+    if (!this.timer) this.firstEventAt = now;
+    clearTimeout(this.timer);
+    const wait = Math.max(0, Math.min(this.debounceMs, this.firstEventAt + this.maxWaitMs - now));
+    this.timer = setTimeout(() => void this.flush(), wait);
+  }
+
+  private flush(): Promise<unknown> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    const dirty = this.dirty;
+    this.dirty = new Map();
+    if (dirty.size === 0 || this.closed) return this.running;
+    this.running = this.running
+      .then(() => this.discovery.refresh(dirty))
+      .catch((error) => this.options.onError?.(error as Error));
+    return this.running;
+  }
+
+  /** The watched ancestor was removed, or a nearer one appeared: watch from the right place. */
+  private rebase(w: RootWatch): void {
+    // a watch from a nearer base is not needed (chokidar follows new subdirectories); only a
+    // base that is gone leaves the root unwatched
+    if (existsSync(w.base) || this.closed) return;
+    const current = this.watches.get(w.root.provider);
+    if (current !== w) return;
+    this.running = this.running
+      .then(async () => {
+        if (this.closed) return;
+        await w.watcher.close();
+        await this.watchRoot(w.root);
+        this.mark(w.root.provider, "all");
+      })
+      .catch((error) => this.options.onError?.(error as Error));
+  }
+}
+
+function nearestExistingAncestor(dir: string): string {
+  let d = path.dirname(dir);
+  while (!existsSync(d)) {
+    const parent = path.dirname(d);
+    if (parent === d) return d;
+    d = parent;
+  }
+  return d;
+}
