@@ -41,8 +41,10 @@ export function parseFrontmatter(text: string): FrontmatterResult {
   const doc = parseDocument(yamlText, { prettyErrors: false, uniqueKeys: true });
   if (doc.errors.length > 0) {
     const e = doc.errors[0]!;
-    const lp = e.linePos?.[0];
-    const where = lp ? `line ${lp.line + 1}, column ${lp.col}` : "line 2";
+    const at = Math.min(e.pos[0], yamlText.length);
+    const line = lineOf(text, yamlStart) + lineOf(yamlText, at) - 1;
+    const column = at - (yamlText.lastIndexOf("\n", at - 1) + 1) + 1;
+    const where = `line ${line}, column ${column}`;
     const first = e.message.split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "");
     return { ok: false, error: `frontmatter: ${where}: invalid YAML: ${first}` };
   }

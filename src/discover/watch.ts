@@ -1,4 +1,11 @@
-import { existsSync } from "node:fs";
+import {
+  existsSync,
+  lstatSync,
+  type FSWatcher as RawWatcher,
+  watch as rawWatch,
+  readdirSync,
+  readlinkSync,
+} from "node:fs";
 import path from "node:path";
 import { type FSWatcher, watch } from "chokidar";
 import type { AuditReport, Dirty, SkillDiscovery } from "./discovery.js";
@@ -23,6 +30,14 @@ interface RootWatch {
   base: string;
   watcher: FSWatcher;
   ready: Promise<void>;
+  /**
+   * A plain fs.watch on the root itself. chokidar 4 misses an entry whose kind changes in place
+   * (a symlinked bundle replaced by a real directory, a link re-pointed): it reports nothing, then
+   * or later. This watch sees every name that changes in the root; when an entry's kind changed,
+   * the root's chokidar watcher is rebuilt.
+   */
+  raw?: RawWatcher;
+  kinds: Map<string, string>;
 }
 
 /**
@@ -89,6 +104,8 @@ export class SkillWatcher {
     clearTimeout(this.timer);
     clearInterval(this.auditTimer);
     this.timer = undefined;
+    await this.running.catch(() => undefined);
+    for (const w of this.watches.values()) w.raw?.close();
     await Promise.all([...this.watches.values()].map((w) => w.watcher.close()));
     this.watches.clear();
     await this.running.catch(() => undefined);
@@ -114,11 +131,62 @@ export class SkillWatcher {
       },
     });
     const ready = new Promise<void>((resolve) => watcher.once("ready", () => resolve()));
-    const entry: RootWatch = { root, base, watcher, ready };
+    const entry: RootWatch = { root, base, watcher, ready, kinds: new Map() };
     this.watches.set(root.provider, entry);
     watcher.on("all", (event, p) => this.onEvent(entry, event, p));
     watcher.on("error", (error) => this.options.onError?.(error as Error));
     await ready;
+    this.watchRaw(entry);
+  }
+
+  /** (Re)opens the plain watch on the root when the root exists; records each entry's kind. */
+  private watchRaw(w: RootWatch): void {
+    w.raw?.close();
+    w.raw = undefined;
+    w.kinds.clear();
+    if (this.closed) return;
+    let names: string[];
+    try {
+      names = readdirSync(w.root.dir);
+      w.raw = rawWatch(w.root.dir, { persistent: false }, (_type, name) => {
+        if (typeof name === "string") this.onRaw(w, name);
+      });
+      w.raw.on("error", () => {
+        w.raw?.close();
+        w.raw = undefined;
+      });
+    } catch {
+      return; // no root (yet): the chokidar watch on its parent sees it arrive
+    }
+    for (const name of names) {
+      const kind = kindOf(path.join(w.root.dir, name));
+      if (kind) w.kinds.set(name, kind);
+    }
+  }
+
+  private onRaw(w: RootWatch, name: string): void {
+    if (this.closed || !isCandidateName(name) || this.watches.get(w.root.provider) !== w) return;
+    this.mark(w.root.provider, name);
+    const before = w.kinds.get(name);
+    const after = kindOf(path.join(w.root.dir, name));
+    if (after) w.kinds.set(name, after);
+    else w.kinds.delete(name);
+    if (before !== undefined && after !== undefined && before !== after) this.rewatch(w);
+  }
+
+  /** Rebuilds a root's chokidar watcher from scratch, then reads the whole root again. */
+  private rewatch(w: RootWatch): void {
+    if (this.watches.get(w.root.provider) !== w) return;
+    this.watches.delete(w.root.provider);
+    this.running = this.running
+      .then(async () => {
+        w.raw?.close();
+        await w.watcher.close();
+        if (this.closed) return;
+        await this.watchRoot(w.root);
+        this.mark(w.root.provider, "all");
+      })
+      .catch((error) => this.options.onError?.(error as Error));
   }
 
   private onEvent(w: RootWatch, event: string, p: string): void {
@@ -128,7 +196,10 @@ export class SkillWatcher {
     if (rel === "" || rel.startsWith("..")) {
       // the root or one of its ancestors came or went: read the whole root, maybe move the watch
       this.mark(root.provider, "all");
-      if (event === "unlinkDir" || event === "addDir") this.rebase(w);
+      if (event === "unlinkDir" || event === "addDir") {
+        if (rel === "") this.watchRaw(w);
+        this.rebase(w);
+      }
     } else {
       const name = rel.split(path.sep)[0]!;
       if (isCandidateName(name)) this.mark(root.provider, name);
@@ -167,16 +238,7 @@ export class SkillWatcher {
     // a watch from a nearer base is not needed (chokidar follows new subdirectories); only a
     // base that is gone leaves the root unwatched
     if (existsSync(w.base) || this.closed) return;
-    const current = this.watches.get(w.root.provider);
-    if (current !== w) return;
-    this.running = this.running
-      .then(async () => {
-        if (this.closed) return;
-        await w.watcher.close();
-        await this.watchRoot(w.root);
-        this.mark(w.root.provider, "all");
-      })
-      .catch((error) => this.options.onError?.(error as Error));
+    this.rewatch(w);
   }
 }
 
@@ -188,4 +250,17 @@ function nearestExistingAncestor(dir: string): string {
     d = parent;
   }
   return d;
+}
+
+/** An entry's kind as far as watching goes: a link counts with its target. */
+function kindOf(full: string): string | undefined {
+  try {
+    const s = lstatSync(full);
+    if (s.isSymbolicLink()) return `link:${readlinkSync(full)}`;
+    // a directory made again under the same name is a new inode chokidar has no watch on; a
+    // file needs no such care (the plain watch on the root sees its changes)
+    return s.isDirectory() ? `dir:${s.ino}` : "file";
+  } catch {
+    return undefined;
+  }
 }
