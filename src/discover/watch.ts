@@ -109,6 +109,9 @@ export class SkillWatcher {
     await Promise.all([...this.watches.values()].map((w) => w.watcher.close()));
     this.watches.clear();
     await this.running.catch(() => undefined);
+    // closed fs.watch handles are released by the event loop a turn later; wait for it so a
+    // caller that checks for open handles after close() finds none
+    for (let i = 0; i < 2; i++) await new Promise<void>((resolve) => setImmediate(resolve));
   }
 
   private async watchRoot(root: SkillRoot): Promise<void> {

@@ -1,3 +1,4 @@
+import { fstatSync } from "node:fs";
 import type { Command } from "commander";
 import { validateSkillPaths } from "../../discover/index.js";
 import type { SkillsView } from "../../discover/view.js";
@@ -55,7 +56,11 @@ export function skillsCommand(program: Command): void {
       const stop = () => resolve();
       process.once("SIGINT", stop);
       process.once("SIGTERM", stop);
-      process.stdin.once("end", stop);
+      // a harness that drives us through a pipe stops us by closing it; a terminal or /dev/null does not
+      if (stdinIsPipe()) {
+        process.stdin.once("end", stop);
+        process.stdin.resume();
+      }
     });
     await watcher.close();
     await plane.close();
@@ -72,7 +77,9 @@ export function skillsCommand(program: Command): void {
     "toolplane skills validate .claude/skills/my-skill",
     "toolplane skills validate ~/.agents/skills --json",
   ]);
-  validate.action(async (paths: string[], opts: CommonOptions) => {
+  validate.action(async (paths: string[], _opts: CommonOptions, self: Command) => {
+    // --json, --cwd and --set may be parsed by the parent `skills` command: read both
+    const opts = self.optsWithGlobals() as CommonOptions;
     if (paths.length === 0) throw new UsageError("name at least one skill file or directory to validate");
     const results = await validateSkillPaths(paths, opts.cwd ?? process.cwd());
     if (opts.json) printJson(results);
@@ -106,4 +113,13 @@ function formatSkills(view: SkillsView): string {
     for (const e of p.errors) out.push(`  ${e}`);
   }
   return `${out.join("\n")}\n`;
+}
+
+function stdinIsPipe(): boolean {
+  try {
+    const s = fstatSync(0);
+    return s.isFIFO() || s.isSocket();
+  } catch {
+    return false;
+  }
 }
