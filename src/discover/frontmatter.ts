@@ -1,4 +1,5 @@
 import { isMap, isScalar, parseDocument } from "yaml";
+import { parseSimpleMapping } from "./simple-yaml.js";
 
 export type FrontmatterResult =
   | {
@@ -38,6 +39,8 @@ export function parseFrontmatter(text: string): FrontmatterResult {
   }
   const yamlText = rest.slice(0, m.index + (m[1] ? 1 : 0));
   const bodyStart = yamlStart + m.index + m[0].length;
+  const simple = parseSimpleMapping(yamlText, lineOf(text, yamlStart));
+  if (simple) return { ok: true, data: simple.data, bodyStart, lines: simple.lines };
   const doc = parseDocument(yamlText, { prettyErrors: false, uniqueKeys: true });
   if (doc.errors.length > 0) {
     const e = doc.errors[0]!;

@@ -1,5 +1,4 @@
-import type { Dirent } from "node:fs";
-import { readdir, stat } from "node:fs/promises";
+import { type Dirent, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { parseFrontmatter } from "./frontmatter.js";
 import { FRONTMATTER_MAX_BYTES, readHead } from "./read-head.js";
@@ -21,15 +20,15 @@ export interface RootState {
 
 export const BUNDLE_FILES = ["SKILL.md", "skill.md"];
 
-/** Entries read in parallel: enough to keep libuv's threads busy without a flood of open files. */
-const CONCURRENCY = 64;
+/** Entries read between two turns of the event loop. */
+const YIELD_EVERY = 200;
 
 /** Reads one root one level deep. A missing root is empty, not an error. */
 export async function scanRoot(root: SkillRoot): Promise<RootState> {
   const state: RootState = { root, entries: new Map(), problems: [] };
   let dirents: Dirent[];
   try {
-    dirents = await readdir(root.dir, { withFileTypes: true });
+    dirents = readdirSync(root.dir, { withFileTypes: true });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT") return state;
@@ -44,15 +43,13 @@ export async function scanRoot(root: SkillRoot): Promise<RootState> {
   }
   const names = dirents.map((d) => d.name).filter(isCandidateName);
   const byName = new Map(dirents.map((d) => [d.name, d]));
-  let next = 0;
-  const worker = async () => {
-    while (next < names.length) {
-      const name = names[next++]!;
-      const result = await scanEntry(root, name, byName.get(name));
-      if (result) state.entries.set(name, result);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, names.length) }, worker));
+  for (let i = 0; i < names.length; i++) {
+    // let the event loop breathe between batches of synchronous reads
+    if (i > 0 && i % YIELD_EVERY === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+    const name = names[i]!;
+    const result = scanEntrySync(root, name, byName.get(name));
+    if (result) state.entries.set(name, result);
+  }
   return state;
 }
 
@@ -71,13 +68,17 @@ export async function scanEntry(
   name: string,
   dirent?: Dirent,
 ): Promise<EntryResult | undefined> {
+  return scanEntrySync(root, name, dirent);
+}
+
+function scanEntrySync(root: SkillRoot, name: string, dirent?: Dirent): EntryResult | undefined {
   const full = path.join(root.dir, name);
   let kind: "dir" | "file" | undefined;
   if (dirent && !dirent.isSymbolicLink()) {
     kind = dirent.isDirectory() ? "dir" : dirent.isFile() ? "file" : undefined;
   } else {
     try {
-      const s = await stat(full);
+      const s = statSync(full);
       kind = s.isDirectory() ? "dir" : s.isFile() ? "file" : undefined;
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
@@ -102,22 +103,22 @@ export async function scanEntry(
   }
   if (kind !== "dir") return undefined;
   for (const file of BUNDLE_FILES) {
-    const result = await loadSkill(root, path.join(full, file), name, "bundle", full);
+    const result = loadSkill(root, path.join(full, file), name, "bundle", full);
     if (result) return result;
   }
   return undefined;
 }
 
-async function loadSkill(
+function loadSkill(
   root: SkillRoot,
   file: string,
   expectedName: string,
   form: SkillForm,
   dir: string,
-): Promise<EntryResult | undefined> {
-  let head: Awaited<ReturnType<typeof readHead>>;
+): EntryResult | undefined {
+  let head: ReturnType<typeof readHead>;
   try {
-    head = await readHead(file);
+    head = readHead(file);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT" || (code === "ENOTDIR" && form === "bundle")) return undefined;

@@ -73,9 +73,9 @@ async function validateFile(file: string, expectedName: string, form: SkillForm)
   if (form === "bundle" && path.basename(file) !== "SKILL.md") {
     errors.push("file: the Agent Skills format names the file SKILL.md (upper case)");
   }
-  let head: Awaited<ReturnType<typeof readHead>>;
+  let head: ReturnType<typeof readHead>;
   try {
-    head = await readHead(file);
+    head = readHead(file);
   } catch (error) {
     return invalid(file, `file: cannot be read (${(error as NodeJS.ErrnoException).code})`);
   }

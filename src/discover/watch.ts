@@ -122,6 +122,9 @@ export class SkillWatcher {
     const watcher = watch(base, {
       ignoreInitial: true,
       followSymlinks: true,
+      // chokidar's atomic mode holds every unlink back 100 ms to pair it with an add; an entry is
+      // read again on either event anyway, so the wait is pure latency
+      atomic: false,
       // root's children are one level below the root, bundle files two
       depth: toRoot + 1,
       ignored: (p: string) => {
