@@ -2,6 +2,15 @@ export * from "./assemble/index.js";
 export * from "./config/index.js";
 export * from "./declare/index.js";
 export * from "./defer/index.js";
+export * from "./discover/index.js";
+export * from "./filter/index.js";
 export * from "./mcp/index.js";
 export * from "./register/index.js";
 export * from "./render/index.js";
+export {
+  loadSkill,
+  renderSkillResult,
+  SKILL_TOOL_DESCRIPTION,
+  type SkillToolValue,
+  skillTool,
+} from "./tools/skill.js";

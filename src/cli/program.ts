@@ -3,6 +3,7 @@ import { catalogCommand } from "./commands/catalog.js";
 import { layersCommand } from "./commands/layers.js";
 import { searchCommand } from "./commands/search.js";
 import { serveCommand } from "./commands/serve.js";
+import { skillsCommand } from "./commands/skills.js";
 
 export const VERSION = "0.1.0";
 
@@ -13,6 +14,6 @@ export function buildProgram(): Command {
     .version(VERSION)
     .showHelpAfterError("(run with --help for usage and examples)")
     .exitOverride();
-  for (const add of [catalogCommand, layersCommand, searchCommand, serveCommand]) add(program);
+  for (const add of [catalogCommand, layersCommand, searchCommand, serveCommand, skillsCommand]) add(program);
   return program;
 }

@@ -119,6 +119,12 @@ export const CONFIG_KEYS = {
     doc: "tool names removed from the catalog",
   },
   "skills.paths": { kind: "assembly", schema: names, default: [], doc: "custom skill roots (rank 300)" },
+  "skills.disabled": {
+    kind: "assembly",
+    schema: names,
+    default: [],
+    doc: "skill names (or * patterns) hidden from the model and from users",
+  },
   "mcp.servers": {
     kind: "assembly",
     schema: z.record(z.string(), mcpServer),

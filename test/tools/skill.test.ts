@@ -1,0 +1,116 @@
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { Toolplane } from "../../src/assemble/index.js";
+import { SkillDiscovery } from "../../src/discover/index.js";
+import { loadSkill, renderSkillResult, SKILL_FILES_MAX, skillTool } from "../../src/tools/skill.js";
+import { dataDir } from "../helpers/data.js";
+import { tempProject } from "../helpers/tmp.js";
+
+const ctx = { signal: new AbortController().signal, cwd: "/", workspace: "/", config: {} };
+
+describe("the skill tool", () => {
+  const files: Record<string, string> = {
+    ".agents/skills/big/SKILL.md":
+      "---\nname: big\ndescription: Many files.\n---\n\n# Big\nDo the big thing.\n",
+    ".agents/skills/user-only/SKILL.md":
+      "---\nname: user-only\ndescription: Only people may run it.\ndisable-model-invocation: true\n---\nsecret\n",
+    ".agents/skills/flat.md": "\uFEFF---\r\nname: flat\r\ndescription: A flat one.\r\n---\r\nFlat body.\r\n",
+  };
+  for (let i = 0; i < SKILL_FILES_MAX + 7; i++)
+    files[`.agents/skills/big/ref/f${String(i).padStart(3, "0")}.txt`] = "x";
+  const p = tempProject(files);
+  const d = new SkillDiscovery({ cwd: p.repo, env: p.env, bundled: null });
+  const tool = skillTool(() => d.view());
+
+  it("returns the body without frontmatter and the bundled files, capped with a count of the rest", async () => {
+    const value = await tool.host.execute({ name: "big" }, ctx);
+    expect(value.body).toBe("# Big\nDo the big thing.\n");
+    expect(value.files).toHaveLength(SKILL_FILES_MAX);
+    expect(value.files[0]).toBe("ref/f000.txt");
+    expect(value.moreFiles).toBe(7);
+    expect(value.dir).toBe(path.join(p.repo, ".agents/skills/big"));
+    expect(tool.validateOutput(value).ok).toBe(true);
+    const text = renderSkillResult(value);
+    expect(text).toContain('<skill name="big"');
+    expect(text).toContain("- ref/f049.txt");
+    expect(text).toContain("… and 7 more files not listed");
+    expect(text).not.toContain("description: Many files.");
+  });
+
+  it("a flat skill with BOM and CRLF: body only, no files", async () => {
+    const value = await tool.host.execute({ name: "flat" }, ctx);
+    expect(value.body).toBe("Flat body.\r\n");
+    expect(value).toMatchObject({ dir: null, files: [], moreFiles: 0 });
+  });
+
+  it("is an error for a skill whose model invocation is disabled, and for an unknown name", async () => {
+    await expect(tool.host.execute({ name: "user-only" }, ctx)).rejects.toThrow(
+      /model invocation is disabled/,
+    );
+    await expect(tool.host.execute({ name: "bgi" }, ctx)).rejects.toThrow(
+      /no skill named "bgi"; did you mean "big"/,
+    );
+  });
+
+  it("declares a zod schema the model sees and validates input", () => {
+    expect(tool.parameters).toMatchObject({ type: "object", required: ["name"] });
+    expect(tool.validateInput({}).ok).toBe(false);
+  });
+
+  it("loads a real Anthropic skill read in place", async () => {
+    const root = path.join(dataDir(), "skills", "anthropics");
+    const real = new SkillDiscovery({ cwd: p.repo, env: p.env, bundled: null, paths: [root] });
+    const value = await loadSkill(await real.view(), "skill-creator");
+    expect(value.body.startsWith("# Skill Creator")).toBe(true);
+    expect(value.files.length + value.moreFiles).toBeGreaterThan(3);
+    expect(value.files).toEqual([...value.files].sort());
+    real.close();
+  });
+});
+
+describe("Toolplane wiring", () => {
+  it("lists model-visible skills in the catalog's system text and registers the skill tool under builtin", async () => {
+    const p = tempProject({
+      ".claude/skills/shown/SKILL.md": "---\nname: shown\ndescription: Shown to the model.\n---\n",
+      ".claude/skills/hidden/SKILL.md":
+        "---\nname: hidden\ndescription: Not for the model.\ndisable-model-invocation: true\n---\n",
+    });
+    const plane = await Toolplane.open({ cwd: p.repo, env: p.env, bundledSkills: null });
+    try {
+      const catalog = await plane.catalog("anthropic");
+      expect(catalog.system).toContain("- shown: Shown to the model.");
+      expect(catalog.system).not.toContain("hidden");
+      expect(JSON.stringify(catalog.tools)).toContain('"skill"');
+      const snap = await plane.toolSnapshot();
+      expect(snap.get("skill")?.provider).toBe("builtin");
+      const skills = await plane.skills.snapshot();
+      expect(skills.entries.map((e) => [e.name, e.provider, e.rank])).toEqual([
+        ["hidden", "skills:project-claude", 210],
+        ["shown", "skills:project-claude", 210],
+      ]);
+    } finally {
+      await plane.close();
+    }
+  });
+
+  it("close() stops a running watcher: no fs watch handles are left", async () => {
+    const watches = () => process.getActiveResourcesInfo().filter((r) => r === "FSEventWrap").length;
+    const before = watches();
+    const p = tempProject({ ".claude/skills/x/SKILL.md": "---\nname: x\ndescription: x.\n---\n" });
+    const plane = await Toolplane.open({ cwd: p.repo, env: p.env, bundledSkills: null });
+    await plane.watchSkills();
+    expect(watches()).toBeGreaterThan(before);
+    await plane.close();
+    expect(watches()).toBe(before);
+  });
+
+  it("without watchSkills() nothing is watched (catalog reads stay one-shot)", async () => {
+    const watches = () => process.getActiveResourcesInfo().filter((r) => r === "FSEventWrap").length;
+    const before = watches();
+    const p = tempProject({ ".claude/skills/x/SKILL.md": "---\nname: x\ndescription: x.\n---\n" });
+    const plane = await Toolplane.open({ cwd: p.repo, env: p.env, bundledSkills: null });
+    await plane.catalog("openai-chat");
+    expect(watches()).toBe(before);
+    await plane.close();
+  });
+});
