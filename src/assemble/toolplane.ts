@@ -1,9 +1,15 @@
 import { ticketProvider } from "../../examples/ticket-status/index.js";
 import { type Config, type LoadOptions, loadConfig } from "../config/index.js";
-import { projectTool } from "../declare/project.js";
+import { projectTool, type ToolProjection } from "../declare/project.js";
 import type { AnyTool } from "../declare/types.js";
 import { GLOBAL_LAYER, Registry, type Snapshot } from "../register/index.js";
-import { type Catalog, type ProviderName, renderCatalog } from "../render/index.js";
+import {
+  type BudgetSettings,
+  type Catalog,
+  type ProviderName,
+  RenderMemo,
+  renderCatalog,
+} from "../render/index.js";
 import { parseScopeChain } from "./scope.js";
 
 export interface ToolplaneOptions extends LoadOptions {
@@ -20,6 +26,8 @@ export class Toolplane {
   readonly config: Config;
   readonly tools: Registry<AnyTool>;
   readonly chain: string[];
+  private readonly renderMemo = new RenderMemo();
+  private readonly projections = new WeakMap<AnyTool, ToolProjection>();
 
   private constructor(config: Config, chain: string[]) {
     this.config = config;
@@ -47,14 +55,34 @@ export class Toolplane {
   async catalog(provider: ProviderName): Promise<Catalog> {
     const snapshot = await this.toolSnapshot();
     const disabled = new Set(this.config.get("tools.disabled") as string[]);
-    const tools = snapshot.entries.filter((e) => !disabled.has(e.name)).map((e) => projectTool(e.entry));
+    const tools = snapshot.entries.filter((e) => !disabled.has(e.name)).map((e) => this.projection(e.entry));
     return renderCatalog({
       provider,
       tools,
       skills: [],
-      budgetChars: this.config.get("catalog.budget.chars") as number,
+      budget: this.budget(),
       incomplete: snapshot.incomplete,
+      memo: this.renderMemo,
     });
+  }
+
+  /** The catalog budget from the assembly keys. */
+  budget(): BudgetSettings {
+    return {
+      chars: this.config.get("catalog.budget.chars") as number,
+      tokens: this.config.get("catalog.budget.tokens") as number | null,
+      descriptionMaxChars: this.config.get("catalog.descriptionMaxChars") as number,
+    };
+  }
+
+  /** Tools are immutable, so each one is projected (and deep-copied) once. */
+  private projection(tool: AnyTool): ToolProjection {
+    let p = this.projections.get(tool);
+    if (!p) {
+      p = projectTool(tool);
+      this.projections.set(tool, p);
+    }
+    return p;
   }
 
   async close(): Promise<void> {}
