@@ -59,7 +59,8 @@ interface Item {
  */
 export function renderCatalog(input: RenderInput): Catalog {
   const adapter = adapterFor(input.provider);
-  const memo = input.memo ?? (sharedMemo ??= new RenderMemo());
+  sharedMemo ??= new RenderMemo();
+  const memo = input.memo ?? sharedMemo;
   const settings = input.budget ?? { chars: input.budgetChars ?? 8000 };
   const maxChars = settings.descriptionMaxChars ?? Number.POSITIVE_INFINITY;
   const tokenLimit = settings.tokens ?? undefined;

@@ -304,7 +304,8 @@ function checkLimits(root: Node): void {
     if (isNode(node.properties))
       for (const [k, v] of Object.entries(node.properties)) walk(v, depth + 1, child(path, "properties", k));
     if (node.items !== undefined) walk(node.items, depth + 1, child(path, "items"));
-    if (Array.isArray(node.anyOf)) node.anyOf.forEach((b, i) => walk(b, depth, child(path, "anyOf", i)));
+    if (Array.isArray(node.anyOf))
+      for (const [i, b] of node.anyOf.entries()) walk(b, depth, child(path, "anyOf", i));
     if (isNode(node.$defs))
       for (const [k, v] of Object.entries(node.$defs)) walk(v, 1, child(path, "$defs", k));
   };
