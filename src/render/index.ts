@@ -1,6 +1,6 @@
 export { adapterFor, renderTool, supportedProviders } from "./adapters.js";
 export { CUT_MARKER, cutText, waterFill } from "./budget.js";
-export { type BudgetSettings, type RenderInput, renderCatalog } from "./catalog.js";
+export { type BudgetSettings, CatalogRenderer, type RenderInput, renderCatalog } from "./catalog.js";
 export { RenderMemo } from "./memo.js";
 export { toAnthropic } from "./schema/anthropic.js";
 export { toGemini } from "./schema/gemini.js";
