@@ -6,9 +6,9 @@ import { GLOBAL_LAYER, Registry, type Snapshot } from "../register/index.js";
 import {
   type BudgetSettings,
   type Catalog,
+  CatalogRenderer,
   type ProviderName,
   RenderMemo,
-  renderCatalog,
 } from "../render/index.js";
 import { parseScopeChain } from "./scope.js";
 
@@ -27,6 +27,7 @@ export class Toolplane {
   readonly tools: Registry<AnyTool>;
   readonly chain: string[];
   private readonly renderMemo = new RenderMemo();
+  private readonly renderers = new Map<ProviderName, CatalogRenderer>();
   private readonly projections = new WeakMap<AnyTool, ToolProjection>();
 
   private constructor(config: Config, chain: string[]) {
@@ -56,13 +57,17 @@ export class Toolplane {
     const snapshot = await this.toolSnapshot();
     const disabled = new Set(this.config.get("tools.disabled") as string[]);
     const tools = snapshot.entries.filter((e) => !disabled.has(e.name)).map((e) => this.projection(e.entry));
-    return renderCatalog({
+    let renderer = this.renderers.get(provider);
+    if (!renderer) {
+      renderer = new CatalogRenderer(this.renderMemo);
+      this.renderers.set(provider, renderer);
+    }
+    return renderer.render({
       provider,
       tools,
       skills: [],
       budget: this.budget(),
       incomplete: snapshot.incomplete,
-      memo: this.renderMemo,
     });
   }
 
