@@ -331,7 +331,10 @@ function merge<E extends RegistryEntry>(
 }
 
 /** A provider's entries as frozen resolved records, built once per observed list. */
-function resolvedOf<E extends RegistryEntry>(state: ProviderState<E>, entries: readonly E[]): readonly Resolved<E>[] {
+function resolvedOf<E extends RegistryEntry>(
+  state: ProviderState<E>,
+  entries: readonly E[],
+): readonly Resolved<E>[] {
   if (state.resolved?.entries === entries) return state.resolved.list;
   const provider = state.provider.name;
   const rank = rankOf(state);

@@ -1,5 +1,6 @@
 export { adapterFor, renderTool, supportedProviders } from "./adapters.js";
 export { CUT_MARKER, cutText, waterFill } from "./budget.js";
+export { restoreCall } from "./calls.js";
 export { type BudgetSettings, CatalogRenderer, type RenderInput, renderCatalog } from "./catalog.js";
 export { RenderMemo } from "./memo.js";
 export { toAnthropic } from "./schema/anthropic.js";
