@@ -193,7 +193,7 @@ function renderFull(input: RenderInput): { catalog: Catalog; state: State | unde
   const state: State | undefined =
     tokenLimit === undefined
       ? {
-          input,
+          input: frozenInput(input),
           all,
           fitCap: fit.cap,
           cap,
@@ -364,7 +364,16 @@ function incremental(prev: State, input: RenderInput): State | undefined {
     attachments: [...(input.attachments ?? [])],
     report: { ...old.report, conversions: lazyConversions(input.tools, notes), cut },
   };
-  return { ...prev, input, lengths, wires, digests, cuts, notes, chars, catalog };
+  return { ...prev, input: frozenInput(input), lengths, wires, digests, cuts, notes, chars, catalog };
+}
+
+/** The input with its lists copied: a caller that edits its arrays in place cannot fool the diff. */
+function frozenInput(input: RenderInput): RenderInput {
+  const out: RenderInput = { ...input, tools: [...input.tools] };
+  if (input.skills) out.skills = [...input.skills];
+  if (input.deferred) out.deferred = [...input.deferred];
+  if (input.attachments) out.attachments = [...input.attachments];
+  return out;
 }
 
 function sameBudget(a: RenderInput, b: RenderInput): boolean {

@@ -50,3 +50,15 @@ describe("incremental re-render", () => {
     );
   });
 });
+
+describe("incremental re-render and arrays edited in place", () => {
+  it("sees a tool replaced inside the same array", () => {
+    const tools = [tool(0, "first"), tool(1, "second")];
+    const renderer = new CatalogRenderer();
+    const a = renderer.render({ provider: "anthropic", tools, budgetChars: 8000 });
+    tools[1] = tool(1, "changed");
+    const b = renderer.render({ provider: "anthropic", tools, budgetChars: 8000 });
+    expect(b.prefixHash).not.toBe(a.prefixHash);
+    expect((b.tools[1] as { description: string }).description).toBe("changed");
+  });
+});
