@@ -182,7 +182,7 @@ function renderFull(input: RenderInput): { catalog: Catalog; state: State | unde
       truncated: cut.length > 0 || omitted.length > 0,
       chars: { limit: settings.chars, used: chars },
       ...(tokensUsed !== undefined ? { tokens: { limit: tokenLimit!, used: tokensUsed } } : {}),
-      ...(cap !== Number.POSITIVE_INFINITY ? { cap } : {}),
+      ...(fit.cap !== Number.POSITIVE_INFINITY ? { cap } : {}),
     },
     prefixHash,
     incomplete: input.incomplete ?? false,

@@ -177,3 +177,17 @@ describe("every conversion is pure", () => {
     );
   });
 });
+
+describe("self-referencing allOf", () => {
+  const schema = {
+    type: "object",
+    properties: { a: { type: "string" }, kid: { allOf: [{ $ref: "#" }, { description: "a child" }] } },
+  };
+  it("ends for every provider", () => {
+    expect(toOpenAIStrict(schema).strict).toBe(false);
+    const g = toGemini(schema);
+    expect(g.notes.some((n) => n.change === "cut the recursive reference #")).toBe(true);
+    expect(checkGemini({ name: "t", description: "", parameters: g.schema })).toEqual([]);
+    expect(toAnthropic(schema).schema).toBeDefined();
+  });
+});

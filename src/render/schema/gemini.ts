@@ -80,10 +80,20 @@ function convert(input: unknown, path: string, ctx: Ctx, refs: readonly string[]
   }
   node = { ...node };
   if (Array.isArray(node.allOf)) {
-    const branches = node.allOf.map((b) => inlineRef(b, ctx));
+    const inlined: string[] = [];
+    const branches = node.allOf.map((b, i) => {
+      if (isNode(b) && typeof b.$ref === "string") {
+        if (refs.includes(b.$ref)) {
+          ctx.notes.push({ path: child(path, "allOf", i), change: `cut the recursive reference ${b.$ref}` });
+          return {};
+        }
+        inlined.push(b.$ref);
+      }
+      return inlineRef(b, ctx);
+    });
     node = mergeAllOf(node, branches);
     ctx.notes.push({ path, change: "folded allOf into one schema" });
-    return convert(node, path, ctx, refs);
+    return convert(node, path, ctx, [...refs, ...inlined]);
   }
   if (Array.isArray(node.oneOf)) {
     node.anyOf = [...node.oneOf, ...(Array.isArray(node.anyOf) ? node.anyOf : [])];

@@ -62,7 +62,7 @@ export function toOpenAIStrict(schema: JsonSchema): ConvertedSchema {
   const { $schema, ...root } = schema;
   if ($schema !== undefined) notes.push({ path: "/$schema", change: "removed $schema" });
   try {
-    const ctx = { root, notes, properties: 0 };
+    const ctx = { root, notes, properties: 0, steps: 0 };
     const out = convertRoot(root, ctx);
     checkLimits(out);
     if (ctx.properties > OPENAI_STRICT_LIMITS.properties) {
@@ -87,6 +87,7 @@ interface Ctx {
   root: Node;
   notes: SchemaNote[];
   properties: number;
+  steps: number;
 }
 
 function convertRoot(root: Node, ctx: Ctx): Node {
@@ -117,6 +118,8 @@ function convertRoot(root: Node, ctx: Ctx): Node {
 }
 
 function convert(input: unknown, path: string, ctx: Ctx): Node {
+  // folding allOf inlines references, so a self-referencing allOf would never end
+  if (path.length > 4000 || ++ctx.steps > 100_000) throw new NotStrict(path, "the schema nests without end");
   if (input === true || (isNode(input) && Object.keys(input).length === 0))
     throw new NotStrict(path, "a value of any type cannot be expressed");
   if (!isNode(input)) throw new NotStrict(path, "a boolean schema cannot be expressed");
