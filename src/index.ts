@@ -4,6 +4,7 @@ export * from "./declare/index.js";
 export * from "./defer/index.js";
 export * from "./discover/index.js";
 export * from "./filter/index.js";
+export * from "./invalidate/index.js";
 export * from "./mcp/index.js";
 export * from "./register/index.js";
 export * from "./render/index.js";

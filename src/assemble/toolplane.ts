@@ -1,6 +1,6 @@
 import { ticketProvider } from "../../examples/ticket-status/index.js";
 import { type Config, type LoadOptions, loadConfig } from "../config/index.js";
-import { projectTool } from "../declare/project.js";
+import { projectTool, type ToolProjection } from "../declare/project.js";
 import type { AnyTool } from "../declare/types.js";
 import {
   type Skill,
@@ -11,7 +11,13 @@ import {
 } from "../discover/index.js";
 import { type McpClients, type McpServerConfig, registerMcpServers } from "../mcp/index.js";
 import { GLOBAL_LAYER, Registry, type Snapshot } from "../register/index.js";
-import { type Catalog, type ProviderName, renderCatalog } from "../render/index.js";
+import {
+  type BudgetSettings,
+  type Catalog,
+  CatalogRenderer,
+  type ProviderName,
+  RenderMemo,
+} from "../render/index.js";
 import { skillTool } from "../tools/skill.js";
 import { parseScopeChain } from "./scope.js";
 
@@ -39,6 +45,9 @@ export class Toolplane {
   /** The MCP servers from `mcp.servers`, one provider each. */
   mcp: McpClients | undefined;
   private watcher: SkillWatcher | undefined;
+  private readonly renderMemo = new RenderMemo();
+  private readonly renderers = new Map<ProviderName, CatalogRenderer>();
+  private readonly projections = new WeakMap<AnyTool, ToolProjection>();
 
   private constructor(config: Config, chain: string[], options: ToolplaneOptions) {
     this.config = config;
@@ -94,18 +103,42 @@ export class Toolplane {
   async catalog(provider: ProviderName): Promise<Catalog> {
     const snapshot = await this.toolSnapshot();
     const disabled = new Set(this.config.get("tools.disabled") as string[]);
-    const tools = snapshot.entries.filter((e) => !disabled.has(e.name)).map((e) => projectTool(e.entry));
+    const tools = snapshot.entries.filter((e) => !disabled.has(e.name)).map((e) => this.projection(e.entry));
     const view = await this.skillsView();
     const skills = view.skills
       .filter((s) => s.modelVisible)
       .map((s) => ({ name: s.name, description: s.description }));
-    return renderCatalog({
+    let renderer = this.renderers.get(provider);
+    if (!renderer) {
+      renderer = new CatalogRenderer(this.renderMemo);
+      this.renderers.set(provider, renderer);
+    }
+    return renderer.render({
       provider,
       tools,
       skills,
-      budgetChars: this.config.get("catalog.budget.chars") as number,
+      budget: this.budget(),
       incomplete: snapshot.incomplete || view.incomplete,
     });
+  }
+
+  /** The catalog budget from the assembly keys. */
+  budget(): BudgetSettings {
+    return {
+      chars: this.config.get("catalog.budget.chars") as number,
+      tokens: this.config.get("catalog.budget.tokens") as number | null,
+      descriptionMaxChars: this.config.get("catalog.descriptionMaxChars") as number,
+    };
+  }
+
+  /** Tools are immutable, so each one is projected (and deep-copied) once. */
+  private projection(tool: AnyTool): ToolProjection {
+    let p = this.projections.get(tool);
+    if (!p) {
+      p = projectTool(tool);
+      this.projections.set(tool, p);
+    }
+    return p;
   }
 
   async close(): Promise<void> {

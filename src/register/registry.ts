@@ -33,6 +33,8 @@ interface ProviderState<E> {
   seq: number;
   generation: number;
   cached?: { generation: number; entries: readonly E[] };
+  /** The frozen resolved records of the last entries merged, reused while they are the same array. */
+  resolved?: { entries: readonly E[]; list: readonly Resolved<E>[] };
 }
 
 interface Layer<E> {
@@ -270,10 +272,10 @@ function merge<E extends RegistryEntry>(
   problems: ProviderProblem[],
   generation: number,
 ): Snapshot<E> {
-  type Item = Resolved<E> & { seq: number; index: number };
-  const acc = new Map<string, Item>();
+  let acc = new Map<string, Resolved<E>>();
   const shadowed: Shadowed[] = [];
   const withheld: Withheld[] = [];
+  const merged: ProviderState<E>[] = [];
   for (const layerName of order) {
     const layer = layers.get(layerName);
     if (!layer) continue;
@@ -288,26 +290,20 @@ function merge<E extends RegistryEntry>(
     }
     // Inside a layer: rank, then registration order, then the provider's own order.
     const states = [...layer.providers.values()].sort((a, b) => rankOf(a) - rankOf(b) || a.seq - b.seq);
-    const own = new Map<string, Item>();
+    const own = new Map<string, Resolved<E>>();
     for (const state of states) {
       const entries = observed.get(state);
       if (!entries) continue;
-      entries.forEach((entry, index) => {
-        const item: Item = {
-          name: entry.name,
-          entry,
-          provider: state.provider.name,
-          layer: layerName,
-          rank: rankOf(state),
-          namespace: state.provider.namespace ?? state.provider.name,
-          seq: state.seq,
-          index,
-        };
-        const winner = own.get(entry.name);
-        if (winner) {
-          shadowed.push({ ...who(item), by: who(winner), reason: "rank" });
-        } else own.set(entry.name, item);
-      });
+      merged.push(state);
+      for (const item of resolvedOf(state, entries)) {
+        const winner = own.get(item.name);
+        if (winner) shadowed.push({ ...who(item), by: who(winner), reason: "rank" });
+        else own.set(item.name, item);
+      }
+    }
+    if (acc.size === 0) {
+      acc = own; // nothing farther to shadow: the layer's own map is the merge so far
+      continue;
     }
     for (const [name, item] of own) {
       const farther = acc.get(name);
@@ -315,11 +311,13 @@ function merge<E extends RegistryEntry>(
       acc.set(name, item);
     }
   }
-  const items = [...acc.values()].sort((a, b) => a.rank - b.rank || a.seq - b.seq || a.index - b.index);
-  const entries: Resolved<E>[] = items.map(({ seq: _seq, index: _index, ...resolved }) =>
-    Object.freeze(resolved),
-  );
-  const byName = new Map(entries.map((e) => [e.name, e]));
+  // The fixed order (rank, registration order, the provider's own order) without a sort: walk
+  // the providers in that order and keep each entry that won its name.
+  merged.sort((a, b) => rankOf(a) - rankOf(b) || a.seq - b.seq);
+  const entries: Resolved<E>[] = [];
+  for (const state of merged) {
+    for (const item of state.resolved!.list) if (acc.get(item.name) === item) entries.push(item);
+  }
   shadowed.sort((a, b) => cmp(a.name, b.name) || cmp(a.layer, b.layer) || cmp(a.provider, b.provider));
   withheld.sort((a, b) => cmp(a.name, b.name) || cmp(a.layer, b.layer));
   return Object.freeze({
@@ -330,8 +328,24 @@ function merge<E extends RegistryEntry>(
     problems,
     incomplete: problems.length > 0,
     generation,
-    get: (name: string) => byName.get(name),
+    get: (name: string) => acc.get(name),
   });
+}
+
+/** A provider's entries as frozen resolved records, built once per observed list. */
+function resolvedOf<E extends RegistryEntry>(
+  state: ProviderState<E>,
+  entries: readonly E[],
+): readonly Resolved<E>[] {
+  if (state.resolved?.entries === entries) return state.resolved.list;
+  const provider = state.provider.name;
+  const rank = rankOf(state);
+  const namespace = state.provider.namespace ?? provider;
+  const list = entries.map((entry) =>
+    Object.freeze({ name: entry.name, entry, provider, layer: state.layer, rank, namespace }),
+  );
+  state.resolved = { entries, list };
+  return list;
 }
 
 function inheritanceFilter(r: Restrictions): (name: string) => boolean {

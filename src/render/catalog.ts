@@ -1,41 +1,583 @@
+import { hash } from "node:crypto";
 import type { ToolProjection } from "../declare/project.js";
-import { sha256 } from "../util/hash.js";
 import { adapterFor } from "./adapters.js";
-import type { Catalog, CatalogSkill, ProviderName, SchemaConversion } from "./types.js";
+import { CUT_MARKER, cutText, waterFill } from "./budget.js";
+import { RenderMemo } from "./memo.js";
+import { wireName } from "./schema/names.js";
+import { DEFERRED_HEADER, SKILLS_HEADER } from "./system.js";
+import { countTokens } from "./tokens.js";
+import type { BudgetCut, Catalog, CatalogSkill, ProviderName, SchemaConversion } from "./types.js";
+
+export { renderSkillCatalog } from "./system.js";
+
+export interface BudgetSettings {
+  /** Total characters of catalog text (tool names and descriptions plus the system text). */
+  chars: number;
+  /** When set, the o200k token count bounds it too. */
+  tokens?: number | null;
+  /** Cap on any one description. */
+  descriptionMaxChars?: number;
+}
 
 export interface RenderInput {
   provider: ProviderName;
   /** Model-facing projections, in registry order. */
   tools: readonly ToolProjection[];
+  /** Model-visible skills; listed in the system text sorted by name. */
   skills?: readonly CatalogSkill[];
-  budgetChars: number;
+  /** Deferred tool names: listed by name only, under one hint line. */
+  deferred?: readonly string[];
+  budget?: BudgetSettings;
+  /** Shorthand for `budget: {chars}`. */
+  budgetChars?: number;
   incomplete?: boolean;
+  /** Volatile context (agents, connected servers, the time): never part of the stable prefix. */
   attachments?: readonly string[];
+  /** Per-entry memo; a shared default is used when left out. */
+  memo?: RenderMemo;
 }
 
-/** The skill catalog part of the system text; skills sorted by name. */
-export function renderSkillCatalog(skills: readonly CatalogSkill[]): string {
-  if (skills.length === 0) return "";
-  const sorted = [...skills].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const lines = sorted.map((s) => `- ${s.name}: ${s.description}`);
-  return `Available skills (load one with the skill tool):\n${lines.join("\n")}`;
+const PREFIX_TAG = Buffer.from("toolplane/prefix/v1\n");
+const LINE_DIGEST = {
+  skills: hash("sha256", SKILLS_HEADER, "buffer"),
+  deferred: hash("sha256", DEFERRED_HEADER, "buffer"),
+  blank: hash("sha256", "", "buffer"),
+};
+let sharedMemo: RenderMemo | undefined;
+
+/** The entries in budget priority order: tools (registry order), skills (by name), deferred names. */
+interface Entries {
+  tools: readonly ToolProjection[];
+  skills: readonly CatalogSkill[];
+  deferred: readonly string[];
 }
 
+/**
+ * What the model sees for one provider: the tools array and the system text, fitted to the
+ * budget. Over budget, every name stays and descriptions are shortened by water-filling (short
+ * ones whole, long ones cut to one common cap on a word boundary, with a visible marker); only
+ * when the names alone do not fit are entries left out, from the end (deferred names first, then
+ * skills, then tools), and listed. The report lists every cut and every schema conversion.
+ */
 export function renderCatalog(input: RenderInput): Catalog {
+  return renderFull(input).catalog;
+}
+
+/** What an incremental re-render reuses from the previous one, per tool position. */
+interface State {
+  input: RenderInput;
+  all: Entries;
+  /** What water-filling chose (Infinity: nothing to cut), before the per-description cap. */
+  fitCap: number;
+  cap: number;
+  skillCuts: BudgetCut[];
+  maxChars: number;
+  lengths: number[];
+  fixedChars: number;
+  wires: unknown[];
+  digests: Buffer;
+  cuts: Array<BudgetCut | undefined>;
+  notes: Array<ConvertedNotes | undefined>;
+  renamed: Array<string | undefined>;
+  chars: number;
+  systemDigest: Buffer;
+  catalog: Catalog;
+}
+
+function renderFull(input: RenderInput): { catalog: Catalog; state: State | undefined } {
   const adapter = adapterFor(input.provider);
-  const conversions: SchemaConversion[] = [];
-  const tools = input.tools.map((tool) => adapter.renderTool(tool, conversions));
-  const system = renderSkillCatalog(input.skills ?? []);
-  const used = input.tools.reduce((sum, t) => sum + t.name.length + t.description.length, 0) + system.length;
-  return {
-    provider: input.provider,
+  sharedMemo ??= new RenderMemo();
+  const memo = input.memo ?? sharedMemo;
+  const settings = input.budget ?? { chars: input.budgetChars ?? 8000 };
+  const maxChars = settings.descriptionMaxChars ?? Number.POSITIVE_INFINITY;
+  const tokenLimit = settings.tokens ?? undefined;
+
+  const all: Entries = {
+    tools: input.tools,
+    skills: sortedByName(input.skills ?? []),
+    deferred: [...new Set(input.deferred ?? [])].sort(),
+  };
+  const fit = fitBudget(all, settings.chars, tokenLimit, maxChars);
+  const kept = fit.kept;
+  const cap = Math.min(fit.cap, maxChars);
+
+  const n = kept.tools.length;
+  const tools: unknown[] = new Array(n);
+  const digestBuf = Buffer.allocUnsafe(32 * n);
+  const cuts: Array<BudgetCut | undefined> = new Array(n);
+  const notes: Array<ConvertedNotes | undefined> = new Array(n);
+  const renamedAt: Array<string | undefined> = new Array(n);
+  const usedNames = new Set<string>();
+  let chars = 0;
+  kept.tools.forEach((tool, i) => {
+    let name = wireName(tool.name, adapter.nameRule);
+    if (usedNames.has(name)) name = dedupe(name, usedNames, adapter.nameRule.max);
+    usedNames.add(name);
+    const one = renderOne(memo, adapter, tool, name, cap);
+    tools[i] = one.wire;
+    one.digest.copy(digestBuf, 32 * i);
+    cuts[i] = one.cut;
+    notes[i] = one.notes;
+    renamedAt[i] = name !== tool.name ? name : undefined;
+    chars += tool.name.length + one.keptLength;
+  });
+
+  // the system text, with a digest per line so an unchanged skill is not hashed again
+  const skillCuts: BudgetCut[] = [];
+  const lines: string[] = [];
+  const lineDigests: Buffer[] = [];
+  const skillTexts: string[] = [];
+  if (kept.skills.length > 0) {
+    lines.push(SKILLS_HEADER);
+    lineDigests.push(LINE_DIGEST.skills);
+    for (const skill of kept.skills) {
+      const d = skill.description;
+      const text = d.length > cap ? cutText(d, cap) : d;
+      if (text.length < d.length) skillCuts.push({ name: skill.name, original: d.length, kept: text.length });
+      const line = memo.skillLine(skill, text);
+      lines.push(line.text);
+      lineDigests.push(line.digest);
+      skillTexts.push(text);
+    }
+  }
+  if (kept.deferred.length > 0) {
+    if (lines.length > 0) {
+      lines.push("");
+      lineDigests.push(LINE_DIGEST.blank);
+    }
+    const names = kept.deferred.join(", ");
+    lines.push(DEFERRED_HEADER, names);
+    lineDigests.push(LINE_DIGEST.deferred, hash("sha256", names, "buffer"));
+  }
+  const system = lines.join("\n");
+  chars += system.length;
+  const systemDigest = hash("sha256", Buffer.concat(lineDigests), "buffer");
+  const prefixHash = prefixHashOf(digestBuf, systemDigest);
+  const cut = [...cuts.filter((c): c is BudgetCut => c !== undefined), ...skillCuts];
+  const renamed = renamedList(kept.tools, renamedAt);
+
+  const omitted = [
+    ...all.tools.slice(kept.tools.length).map((t) => t.name),
+    ...all.skills.slice(kept.skills.length).map((s) => s.name),
+    ...all.deferred.slice(kept.deferred.length),
+  ];
+  const tokensUsed =
+    tokenLimit === undefined
+      ? undefined
+      : tokensOf(
+          kept,
+          (t) => (t.description.length > cap ? cutText(t.description, cap) : t.description),
+          skillTexts,
+        );
+  const tokensBind = tokensUsed !== undefined && tokensUsed / tokenLimit! > chars / settings.chars;
+  const catalog: Catalog = {
+    provider: adapter.name,
     tools,
     system,
-    deferred: [],
-    budget: { limit: input.budgetChars, used, unit: "chars", truncated: false },
-    prefixHash: sha256(JSON.stringify({ tools, system })),
+    deferred: [...kept.deferred],
+    budget: {
+      limit: tokensBind ? tokenLimit! : settings.chars,
+      used: tokensBind ? tokensUsed! : chars,
+      unit: tokensBind ? "tokens" : "chars",
+      truncated: cut.length > 0 || omitted.length > 0,
+      chars: { limit: settings.chars, used: chars },
+      ...(tokensUsed !== undefined ? { tokens: { limit: tokenLimit!, used: tokensUsed } } : {}),
+      ...(fit.cap !== Number.POSITIVE_INFINITY ? { cap } : {}),
+    },
+    prefixHash,
     incomplete: input.incomplete ?? false,
     attachments: [...(input.attachments ?? [])],
-    report: { conversions, cut: [], omitted: [] },
+    report: { conversions: lazyConversions(kept.tools, notes), cut, omitted, renamed },
   };
+  // an incremental re-render is offered only for the common case: a character budget, no skill cut
+  const state: State | undefined =
+    tokenLimit === undefined
+      ? {
+          input: frozenInput(input),
+          all,
+          fitCap: fit.cap,
+          cap,
+          skillCuts,
+          maxChars,
+          lengths: kept.tools.map((t) => Math.min(t.description.length, maxChars)),
+          fixedChars:
+            frameChars(kept.skills, kept.deferred) + kept.tools.reduce((sum, t) => sum + t.name.length, 0),
+          wires: tools,
+          digests: digestBuf,
+          cuts,
+          notes,
+          renamed: renamedAt,
+          chars,
+          systemDigest,
+          catalog,
+        }
+      : undefined;
+  return { catalog, state };
+}
+
+interface One {
+  wire: unknown;
+  digest: Buffer;
+  keptLength: number;
+  cut: BudgetCut | undefined;
+  notes: ConvertedNotes | undefined;
+}
+
+function renderOne(
+  memo: RenderMemo,
+  adapter: ReturnType<typeof adapterFor>,
+  tool: ToolProjection,
+  name: string,
+  cap: number,
+): One {
+  const entry = memo.entry(tool);
+  const description =
+    tool.description.length > cap ? memo.cut(entry, tool.description, cap) : tool.description;
+  const pm = memo.provider(entry, adapter.name, () => adapter.convert(tool.parameters));
+  const w = memo.wire(pm, name, description.length, () =>
+    adapter.wire({ name, description, converted: pm.converted }),
+  );
+  return {
+    wire: w.wire,
+    digest: w.digest,
+    keptLength: description.length,
+    cut:
+      description.length < tool.description.length
+        ? { name: tool.name, original: tool.description.length, kept: description.length }
+        : undefined,
+    notes: pm.converted.notes.length > 0 ? pm.converted.notes : undefined,
+  };
+}
+
+/** sha256 over a tag, each tool's wire digest in order, then the system text's digest. */
+function prefixHashOf(toolDigests: Buffer, systemDigest: Buffer): string {
+  return hash("sha256", Buffer.concat([PREFIX_TAG, toolDigests, systemDigest]), "hex");
+}
+
+function renamedList(tools: readonly ToolProjection[], at: ReadonlyArray<string | undefined>) {
+  const out: Array<{ name: string; wireName: string }> = [];
+  at.forEach((w, i) => {
+    if (w !== undefined) out.push({ name: tools[i]!.name, wireName: w });
+  });
+  return out;
+}
+
+/**
+ * Renders a stream of catalogs for one consumer. After one full render, a re-render whose input
+ * differs only in a few tools (same positions and names, same skills, deferred names and budget
+ * settings, and a water-filling cap that does not move) renders only the changed tools and
+ * reuses the rest by position; anything else falls back to a full render. The output is
+ * byte-for-byte what `renderCatalog` gives for the same input.
+ */
+export class CatalogRenderer {
+  private state: State | undefined;
+  readonly memo: RenderMemo;
+
+  constructor(memo = new RenderMemo()) {
+    this.memo = memo;
+  }
+
+  render(input: RenderInput): Catalog {
+    const withMemo = { ...input, memo: input.memo ?? this.memo };
+    const quick = this.state ? incremental(this.state, withMemo) : undefined;
+    if (quick) {
+      this.state = quick;
+      return quick.catalog;
+    }
+    const full = renderFull(withMemo);
+    this.state = full.state;
+    return full.catalog;
+  }
+}
+
+const MAX_CHANGED = 64;
+
+function incremental(prev: State, input: RenderInput): State | undefined {
+  const p = prev.input;
+  if (
+    input.provider !== p.provider ||
+    input.memo !== p.memo ||
+    input.incomplete !== p.incomplete ||
+    !sameBudget(input, p) ||
+    !sameList(input.skills, p.skills) ||
+    !sameList(input.deferred, p.deferred) ||
+    !sameList(input.attachments, p.attachments) ||
+    input.tools.length !== p.tools.length ||
+    prev.catalog.report.omitted.length > 0
+  )
+    return undefined;
+  const changed: number[] = [];
+  for (let i = 0; i < input.tools.length; i++) {
+    if (input.tools[i] !== p.tools[i]) {
+      if (input.tools[i]!.name !== p.tools[i]!.name || changed.length >= MAX_CHANGED) return undefined;
+      changed.push(i);
+    }
+  }
+  const limit = input.budget?.chars ?? input.budgetChars ?? 8000;
+  const lengths = prev.lengths.slice();
+  for (const i of changed) lengths[i] = Math.min(input.tools[i]!.description.length, prev.maxChars);
+  // the cap must not move, or every cut description would change: water-filling would pick the
+  // same cap exactly when it still fits and one more character does not
+  const total = (c: number) => {
+    let sum = 0;
+    for (const l of lengths) sum += l < c ? l : c;
+    for (const s of prev.all.skills) {
+      const l = Math.min(s.description.length, prev.maxChars);
+      sum += l < c ? l : c;
+    }
+    return sum;
+  };
+  const available = limit - prev.fixedChars;
+  if (total(prev.fitCap) > available) return undefined;
+  if (prev.fitCap !== Number.POSITIVE_INFINITY && total(prev.fitCap + 1) <= available) return undefined;
+
+  const adapter = adapterFor(input.provider);
+  const memo = input.memo!;
+  const wires = prev.wires.slice();
+  const digests = Buffer.from(prev.digests);
+  const cuts = prev.cuts.slice();
+  const notes = prev.notes.slice();
+  let chars = prev.chars;
+  for (const i of changed) {
+    const tool = input.tools[i]!;
+    const name = prev.renamed[i] ?? tool.name;
+    const before = prev.cuts[i]?.kept ?? p.tools[i]!.description.length;
+    const one = renderOne(memo, adapter, tool, name, prev.cap);
+    wires[i] = one.wire;
+    one.digest.copy(digests, 32 * i);
+    cuts[i] = one.cut;
+    notes[i] = one.notes;
+    chars += one.keptLength - before;
+  }
+  const old = prev.catalog;
+  const cut = [...cuts.filter((c): c is BudgetCut => c !== undefined), ...prev.skillCuts];
+  const catalog: Catalog = {
+    ...old,
+    tools: wires,
+    budget: {
+      ...old.budget,
+      used: chars,
+      chars: { limit, used: chars },
+      truncated: cut.length > 0 || old.report.omitted.length > 0,
+    },
+    prefixHash: prefixHashOf(digests, prev.systemDigest),
+    attachments: [...(input.attachments ?? [])],
+    report: { ...old.report, conversions: lazyConversions(input.tools, notes), cut },
+  };
+  return { ...prev, input: frozenInput(input), lengths, wires, digests, cuts, notes, chars, catalog };
+}
+
+/** The input with its lists copied: a caller that edits its arrays in place cannot fool the diff. */
+function frozenInput(input: RenderInput): RenderInput {
+  const out: RenderInput = { ...input, tools: [...input.tools] };
+  if (input.skills) out.skills = [...input.skills];
+  if (input.deferred) out.deferred = [...input.deferred];
+  if (input.attachments) out.attachments = [...input.attachments];
+  return out;
+}
+
+function sameBudget(a: RenderInput, b: RenderInput): boolean {
+  const x = a.budget ?? { chars: a.budgetChars ?? 8000 };
+  const y = b.budget ?? { chars: b.budgetChars ?? 8000 };
+  return (
+    x.chars === y.chars &&
+    (x.tokens ?? null) === (y.tokens ?? null) &&
+    x.descriptionMaxChars === y.descriptionMaxChars
+  );
+}
+
+function sameList<T>(a: readonly T[] | undefined, b: readonly T[] | undefined): boolean {
+  if (a === b) return true;
+  if ((a?.length ?? 0) !== (b?.length ?? 0)) return false;
+  for (let i = 0; i < (a?.length ?? 0); i++) if (a![i] !== b![i]) return false;
+  return true;
+}
+
+type ConvertedNotes = ReadonlyArray<{ path: string; change: string }>;
+
+/**
+ * The conversion list is long (a few notes per tool) and most callers never read it, so it is
+ * built on first read; it is an ordinary enumerable array to JSON and to any reader.
+ */
+function lazyConversions(
+  tools: readonly ToolProjection[],
+  notes: ReadonlyArray<ConvertedNotes | undefined>,
+): SchemaConversion[] {
+  let built: SchemaConversion[] | undefined;
+  const build = () => {
+    built ??= notes.flatMap((list, i) =>
+      (list ?? []).map((n) => ({ tool: tools[i]!.name, path: n.path, change: n.change })),
+    );
+    return built;
+  };
+  return new Proxy([] as SchemaConversion[], {
+    get: (_t, key) => Reflect.get(build(), key),
+    has: (_t, key) => Reflect.has(build(), key),
+    ownKeys: () => Reflect.ownKeys(build()),
+    getOwnPropertyDescriptor: (_t, key) => Reflect.getOwnPropertyDescriptor(build(), key),
+  });
+}
+
+interface Fit {
+  kept: Entries;
+  /** The common description cap; Infinity when nothing is cut. */
+  cap: number;
+}
+
+/** Characters of the system text's frame: headers, `- name: ` prefixes, separators. */
+function frameChars(skills: readonly CatalogSkill[], deferred: readonly string[]): number {
+  let n = 0;
+  if (skills.length > 0) {
+    n += SKILLS_HEADER.length;
+    for (const s of skills) n += 1 + 4 + s.name.length; // "\n- name: "
+  }
+  if (deferred.length > 0) {
+    if (skills.length > 0) n += 2;
+    n += DEFERRED_HEADER.length + 1;
+    for (const d of deferred) n += d.length;
+    n += 2 * (deferred.length - 1);
+  }
+  return n;
+}
+
+/**
+ * The common cap and the entries that fit. Characters are exact; tokens are planned from each
+ * description's token count scaled by the share kept, then checked exactly and the cap lowered
+ * until the count fits.
+ */
+function fitBudget(all: Entries, charLimit: number, tokenLimit: number | undefined, maxChars: number): Fit {
+  let count = all.tools.length + all.skills.length + all.deferred.length;
+  for (;;) {
+    const kept = take(all, count);
+    const cap = capFor(kept, charLimit, tokenLimit, maxChars);
+    if (cap !== undefined) return { kept, cap };
+    if (count === 0) return { kept, cap: CUT_MARKER.length };
+    count = shrink(all, count, charLimit, tokenLimit);
+  }
+}
+
+function take(all: Entries, count: number): Entries {
+  const t = Math.min(count, all.tools.length);
+  const s = Math.min(count - t, all.skills.length);
+  const d = count - t - s;
+  return {
+    tools: t === all.tools.length ? all.tools : all.tools.slice(0, t),
+    skills: s === all.skills.length ? all.skills : all.skills.slice(0, s),
+    deferred: d === all.deferred.length ? all.deferred : all.deferred.slice(0, d),
+  };
+}
+
+function capFor(
+  kept: Entries,
+  charLimit: number,
+  tokenLimit: number | undefined,
+  maxChars: number,
+): number | undefined {
+  const lengths: number[] = [];
+  let fixed = frameChars(kept.skills, kept.deferred);
+  for (const t of kept.tools) {
+    fixed += t.name.length;
+    lengths.push(Math.min(t.description.length, maxChars));
+  }
+  for (const s of kept.skills) lengths.push(Math.min(s.description.length, maxChars));
+  let cap = waterFill(lengths, charLimit - fixed, (k, c) => Math.min(lengths[k]!, c));
+  if (cap === undefined || tokenLimit === undefined) return cap;
+
+  const descriptions = [...kept.tools.map((t) => t.description), ...kept.skills.map((s) => s.description)];
+  const noText = { ...kept, tools: kept.tools.map((t) => ({ ...t, description: "" })) };
+  const fixedTokens = tokensOf(
+    noText,
+    () => "",
+    kept.skills.map(() => ""),
+  );
+  const tokens = descriptions.map((d) => countTokens(d.length > maxChars ? cutText(d, maxChars) : d));
+  const markerTokens = countTokens(CUT_MARKER);
+  const planned = waterFill(lengths, tokenLimit - fixedTokens, (k, c) =>
+    lengths[k]! <= c ? tokens[k]! : Math.ceil((tokens[k]! * c) / lengths[k]!) + markerTokens,
+  );
+  if (planned === undefined) return undefined;
+  cap = Math.min(cap, planned);
+  // exact check: lower the cap until the real token count fits
+  for (;;) {
+    const c = Math.min(cap, maxChars);
+    let used = fixedTokens;
+    for (const d of descriptions) used += countTokens(d.length > c ? cutText(d, c) : d);
+    if (used <= tokenLimit) return cap;
+    if (cap <= CUT_MARKER.length) return undefined;
+    cap = Math.max(CUT_MARKER.length, Math.floor(Math.min(cap, maxChars) * 0.95));
+  }
+}
+
+/**
+ * o200k tokens of the catalog text, counted per piece (each tool name and description, each
+ * system line's parts) and summed, so a piece's count can be memoised.
+ */
+function tokensOf(
+  kept: Entries,
+  toolText: (t: ToolProjection) => string,
+  skillTexts: readonly string[],
+): number {
+  let sum = 0;
+  for (const t of kept.tools) sum += countTokens(t.name) + countTokens(toolText(t));
+  if (kept.skills.length > 0) {
+    sum += countTokens(SKILLS_HEADER);
+    kept.skills.forEach((s, i) => {
+      sum += countTokens(`- ${s.name}: `) + countTokens(skillTexts[i]!);
+    });
+  }
+  if (kept.deferred.length > 0) sum += countTokens(DEFERRED_HEADER) + countTokens(kept.deferred.join(", "));
+  return sum;
+}
+
+/** The largest count below `count` whose minimum cost (names and markers) may fit. */
+function shrink(all: Entries, count: number, charLimit: number, tokenLimit: number | undefined): number {
+  const order: Array<{ name: string; min: number; overhead: number }> = [
+    ...all.tools.map((t) => ({
+      name: t.name,
+      min: Math.min(t.description.length, CUT_MARKER.length),
+      overhead: 0,
+    })),
+    ...all.skills.map((s) => ({
+      name: s.name,
+      min: Math.min(s.description.length, CUT_MARKER.length),
+      overhead: 5,
+    })),
+    ...all.deferred.map((d) => ({ name: d, min: 0, overhead: 2 })),
+  ];
+  let sum = 0;
+  let fits = 0;
+  for (let k = 0; k < count - 1; k++) {
+    const e = order[k]!;
+    sum += e.name.length + e.min + e.overhead;
+    if (sum > charLimit) break;
+    fits = k + 1;
+  }
+  if (tokenLimit !== undefined) {
+    let tsum = 0;
+    let tfits = 0;
+    for (let k = 0; k < fits; k++) {
+      tsum += countTokens(order[k]!.name) + 2;
+      if (tsum > tokenLimit) break;
+      tfits = k + 1;
+    }
+    fits = tfits;
+  }
+  return Math.min(fits, count - 1);
+}
+
+function sortedByName(skills: readonly CatalogSkill[]): readonly CatalogSkill[] {
+  for (let i = 1; i < skills.length; i++) {
+    if (skills[i - 1]!.name > skills[i]!.name) {
+      return [...skills].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    }
+  }
+  return skills;
+}
+
+function dedupe(name: string, used: ReadonlySet<string>, max: number): string {
+  for (let n = 2; ; n++) {
+    const suffix = `_${n}`;
+    const candidate = `${name.slice(0, max - suffix.length)}${suffix}`;
+    if (!used.has(candidate)) return candidate;
+  }
 }

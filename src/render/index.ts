@@ -1,3 +1,19 @@
-export { adapterFor, supportedProviders } from "./adapters.js";
-export { type RenderInput, renderCatalog, renderSkillCatalog } from "./catalog.js";
+export { adapterFor, renderTool, supportedProviders } from "./adapters.js";
+export { CUT_MARKER, cutText, waterFill } from "./budget.js";
+export { restoreCall } from "./calls.js";
+export { type BudgetSettings, CatalogRenderer, type RenderInput, renderCatalog } from "./catalog.js";
+export { RenderMemo } from "./memo.js";
+export { toAnthropic } from "./schema/anthropic.js";
+export { toGemini } from "./schema/gemini.js";
+export { toMcp } from "./schema/mcp.js";
+export { NAME_RULES, type NameRule, wireName } from "./schema/names.js";
+export { toOpenAIStrict } from "./schema/openai-strict.js";
+export type { ConvertedSchema, SchemaNote } from "./schema/types.js";
+export {
+  DEFERRED_HEADER,
+  renderDeferred,
+  renderSkillCatalog,
+  renderSystem,
+  SKILLS_HEADER,
+} from "./system.js";
 export * from "./types.js";

@@ -1,4 +1,6 @@
-import type { ToolProjection } from "../declare/project.js";
+import type { JsonSchema } from "../declare/types.js";
+import type { NameRule } from "./schema/names.js";
+import type { ConvertedSchema } from "./schema/types.js";
 
 export const PROVIDERS = ["anthropic", "openai-chat", "openai-responses", "gemini", "mcp"] as const;
 export type ProviderName = (typeof PROVIDERS)[number];
@@ -13,8 +15,12 @@ export interface SchemaConversion {
 
 export interface ProviderAdapter {
   readonly name: ProviderName;
-  /** The provider's wire form of one tool; conversions it makes are pushed onto `notes`. */
-  renderTool(tool: ToolProjection, notes: SchemaConversion[]): unknown;
+  /** What the provider accepts as a function name. */
+  readonly nameRule: NameRule;
+  /** Pure: the parameters in the provider's dialect, plus a note per change. */
+  convert(parameters: JsonSchema): ConvertedSchema;
+  /** The provider's wire form of one tool, from its parts. */
+  wire(parts: { name: string; description: string; converted: ConvertedSchema }): unknown;
 }
 
 /** A skill as the catalog lists it. */
@@ -30,18 +36,26 @@ export interface BudgetCut {
 }
 
 export interface CatalogBudget {
+  /** The binding unit's limit and use: tokens when a token limit is set and is the tighter. */
   limit: number;
   used: number;
   unit: "chars" | "tokens";
+  /** True when a description was cut or an entry left out. */
   truncated: boolean;
+  chars: { limit: number; used: number };
+  tokens?: { limit: number; used: number };
+  /** The common description cap water-filling chose, when it had to cut. */
+  cap?: number;
 }
 
 export interface RenderReport {
   conversions: SchemaConversion[];
   /** Descriptions shortened to fit the budget. */
   cut: BudgetCut[];
-  /** Entries left out because even their names did not fit. */
+  /** Entries left out because even their names did not fit (how many: its length). */
   omitted: string[];
+  /** Tools whose name the provider does not accept, and the name sent instead. */
+  renamed: Array<{ name: string; wireName: string }>;
 }
 
 export interface Catalog {

@@ -6,13 +6,17 @@ import { formatCatalog } from "../format/catalog.js";
 export function catalogCommand(program: Command): void {
   const cmd = program
     .command("catalog")
-    .description("print what the model sees for this directory: tools, system text, budget and prefixHash")
+    .description(
+      "print what the model sees for this directory: tools in the provider's wire form, the system text " +
+        "(skills, deferred tool names), budget use with every cut, and the prefixHash",
+    )
     .option("--provider <name>", `provider wire format: ${PROVIDERS.join(", ")}`, "anthropic");
   withCommon(cmd);
   examples(cmd, [
     "toolplane catalog",
     "toolplane catalog --provider openai-chat --json",
-    "toolplane catalog --set catalog.budget.chars=2000 --scope 'session-1>agent:reviewer'",
+    "toolplane catalog --provider gemini --set catalog.budget.chars=2000",
+    "toolplane catalog --set catalog.budget.tokens=500 --scope 'session-1>agent:reviewer'",
   ]);
   cmd.action(async (opts: CommonOptions & { provider: string }) => {
     if (!(PROVIDERS as readonly string[]).includes(opts.provider)) {

@@ -1,11 +1,19 @@
 import type { Catalog } from "../../render/index.js";
 
-/** The human view of a catalog. */
+/** The human view of a catalog: budget bar first, then what the model sees, then what was cut. */
 export function formatCatalog(catalog: Catalog): string {
   const out: string[] = [];
-  const { budget } = catalog;
+  const { budget, report } = catalog;
   out.push(`provider: ${catalog.provider}   prefixHash: ${catalog.prefixHash.slice(0, 16)}`);
-  out.push(`budget: ${bar(budget.used, budget.limit)} ${budget.used}/${budget.limit} ${budget.unit}`);
+  out.push(
+    `budget:   ${bar(budget.chars.used, budget.chars.limit)} ${budget.chars.used}/${budget.chars.limit} chars`,
+  );
+  if (budget.tokens) {
+    out.push(
+      `          ${bar(budget.tokens.used, budget.tokens.limit)} ${budget.tokens.used}/${budget.tokens.limit} tokens`,
+    );
+  }
+  if (budget.cap !== undefined) out.push(`          descriptions capped at ${budget.cap} chars to fit`);
   if (catalog.incomplete)
     out.push("incomplete: a provider failed or gave a partial list (see --json report)");
   out.push("");
@@ -13,17 +21,27 @@ export function formatCatalog(catalog: Catalog): string {
   for (const tool of catalog.tools) {
     const { name, description } = toolText(tool);
     out.push(`  ${name}`);
-    out.push(`    ${description.replace(/\n/g, "\n    ")}`);
+    if (description !== "") out.push(`    ${description.replace(/\n/g, "\n    ")}`);
   }
-  if (catalog.deferred.length > 0)
-    out.push("", `deferred (${catalog.deferred.length}): ${catalog.deferred.join(", ")}`);
   if (catalog.system !== "") out.push("", "system:", indent(catalog.system));
-  if (catalog.report.cut.length > 0) {
-    out.push("", "cut to fit the budget:");
-    for (const c of catalog.report.cut) out.push(`  ${c.name}: ${c.original} -> ${c.kept}`);
+  if (catalog.attachments.length > 0)
+    out.push("", "attachments (outside the cached prefix):", indent(catalog.attachments.join("\n")));
+  if (report.cut.length > 0) {
+    out.push("", `cut to fit the budget (${report.cut.length}):`);
+    const width = Math.max(...report.cut.map((c) => c.name.length));
+    for (const c of report.cut) {
+      out.push(`  ${c.name.padEnd(width)}  ${c.original} -> ${c.kept} chars (-${c.original - c.kept})`);
+    }
   }
-  if (catalog.report.omitted.length > 0) {
-    out.push("", `left out (names did not fit): ${catalog.report.omitted.join(", ")}`);
+  if (report.omitted.length > 0) {
+    out.push("", `left out, names did not fit (${report.omitted.length}): ${report.omitted.join(", ")}`);
+  }
+  if (report.renamed.length > 0) {
+    out.push("", "renamed for this provider:");
+    for (const r of report.renamed) out.push(`  ${r.name} -> ${r.wireName}`);
+  }
+  if (report.conversions.length > 0) {
+    out.push("", `schema conversions: ${report.conversions.length} (listed in --json report.conversions)`);
   }
   return `${out.join("\n")}\n`;
 }
@@ -31,7 +49,7 @@ export function formatCatalog(catalog: Catalog): string {
 export function bar(used: number, limit: number, width = 30): string {
   const ratio = limit > 0 ? Math.min(used / limit, 1) : 1;
   const filled = Math.round(ratio * width);
-  return `[${"#".repeat(filled)}${"-".repeat(width - filled)}] ${Math.round((used / Math.max(limit, 1)) * 100)}%`;
+  return `[${"#".repeat(filled)}${"-".repeat(width - filled)}] ${String(Math.round((used / Math.max(limit, 1)) * 100)).padStart(3)}%`;
 }
 
 function indent(text: string): string {

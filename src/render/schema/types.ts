@@ -1,0 +1,28 @@
+import type { JsonSchema } from "../../declare/types.js";
+
+/** One change made to a schema so a provider accepts it; `path` is a JSON pointer into the input. */
+export interface SchemaNote {
+  path: string;
+  change: string;
+}
+
+export interface ConvertedSchema {
+  /** The provider form; undefined when the provider wants the field left out (no parameters). */
+  schema: JsonSchema | undefined;
+  notes: SchemaNote[];
+  /** OpenAI only: false when the schema cannot be made strict and is sent as it was. */
+  strict?: boolean;
+}
+
+export type Node = Record<string, unknown>;
+
+export function isNode(value: unknown): value is Node {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+/** JSON pointer of a child: `~` and `/` escaped as RFC 6901 says. */
+export function child(path: string, ...keys: Array<string | number>): string {
+  let out = path;
+  for (const key of keys) out += `/${String(key).replace(/~/g, "~0").replace(/\//g, "~1")}`;
+  return out;
+}

@@ -1,0 +1,64 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import type { ToolProjection } from "../../src/declare/project.js";
+import { CatalogRenderer, RenderMemo, renderCatalog, supportedProviders } from "../../src/render/index.js";
+
+const tool = (i: number, description: string): ToolProjection => ({
+  name: `tool_${i}`,
+  description,
+  parameters: {
+    type: "object",
+    properties: { q: { type: "string" }, n: { type: "integer" } },
+    required: ["q"],
+  },
+});
+const text = (n: number, salt: number) =>
+  Array.from({ length: n }, (_, i) => `w${(i + salt) % 7}`)
+    .join(" ")
+    .slice(0, n);
+
+describe("incremental re-render", () => {
+  it("gives exactly the bytes a full render gives, whatever changes", () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...supportedProviders()),
+        fc.array(fc.integer({ min: 0, max: 300 }), { minLength: 1, maxLength: 30 }),
+        fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 300 })), { minLength: 1, maxLength: 8 }),
+        fc.integer({ min: 200, max: 8000 }),
+        (provider, lengths, edits, chars) => {
+          const skills = [
+            { name: "pdf", description: "Read PDFs." },
+            { name: "long", description: text(280, 3) },
+          ];
+          let tools = lengths.map((n, i) => tool(i, text(n, i)));
+          const renderer = new CatalogRenderer();
+          const input = () => ({ provider, tools, skills, budget: { chars, descriptionMaxChars: 250 } });
+          expect(JSON.stringify(renderer.render(input()))).toBe(
+            JSON.stringify(renderCatalog({ ...input(), memo: new RenderMemo() })),
+          );
+          edits.forEach(([at, n], k) => {
+            const i = at % tools.length;
+            tools = tools.slice();
+            tools[i] = tool(i, text(n, k + 11));
+            const quick = renderer.render(input());
+            const full = renderCatalog({ ...input(), memo: new RenderMemo() });
+            expect(JSON.stringify(quick)).toBe(JSON.stringify(full));
+          });
+        },
+      ),
+      { numRuns: 120 },
+    );
+  });
+});
+
+describe("incremental re-render and arrays edited in place", () => {
+  it("sees a tool replaced inside the same array", () => {
+    const tools = [tool(0, "first"), tool(1, "second")];
+    const renderer = new CatalogRenderer();
+    const a = renderer.render({ provider: "anthropic", tools, budgetChars: 8000 });
+    tools[1] = tool(1, "changed");
+    const b = renderer.render({ provider: "anthropic", tools, budgetChars: 8000 });
+    expect(b.prefixHash).not.toBe(a.prefixHash);
+    expect((b.tools[1] as { description: string }).description).toBe("changed");
+  });
+});
