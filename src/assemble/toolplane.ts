@@ -1,14 +1,34 @@
+import { randomBytes } from "node:crypto";
+import path from "node:path";
 import { ticketProvider } from "../../examples/ticket-status/index.js";
 import { type Config, type LoadOptions, loadConfig } from "../config/index.js";
 import { projectTool } from "../declare/project.js";
 import type { AnyTool } from "../declare/types.js";
-import { GLOBAL_LAYER, Registry, type Snapshot } from "../register/index.js";
+import {
+  type AskCallback,
+  defaultSpillBase,
+  ExecutionHost,
+  type HostTool,
+  type HostToolSet,
+  SpillStore,
+  type ToolResult,
+} from "../execute/index.js";
+import { deniedOutright, type PermissionPolicy, policyFromConfig } from "../permissions/index.js";
+import { GLOBAL_LAYER, Registry, type Resolved, type Snapshot } from "../register/index.js";
 import { type Catalog, type ProviderName, renderCatalog } from "../render/index.js";
 import { parseScopeChain } from "./scope.js";
 
 export interface ToolplaneOptions extends LoadOptions {
   /** Scope chain, nearest first, e.g. "session-1>agent:reviewer". */
   scope?: string;
+  /** Names this session's spill directory (default: random). */
+  session?: string;
+}
+
+export interface HostRequest {
+  /** Decides `ask` permissions; without one every ask is denied. */
+  ask?: AskCallback;
+  log?: (line: string) => void;
 }
 
 /**
@@ -20,15 +40,20 @@ export class Toolplane {
   readonly config: Config;
   readonly tools: Registry<AnyTool>;
   readonly chain: string[];
+  /** One spill directory per session, created on the first spilled result. */
+  readonly spill: SpillStore;
 
-  private constructor(config: Config, chain: string[]) {
+  private constructor(config: Config, chain: string[], session: string) {
     this.config = config;
     this.chain = chain;
     this.tools = new Registry<AnyTool>({ kind: "tool" });
+    const dir = config.get("results.spillDir") as string | null;
+    this.spill = new SpillStore(dir ? path.resolve(config.projectRoot, dir) : defaultSpillBase(), session);
   }
 
   static async open(options: ToolplaneOptions): Promise<Toolplane> {
-    const plane = new Toolplane(loadConfig(options), parseScopeChain(options.scope));
+    const session = options.session ?? `session-${randomBytes(6).toString("hex")}`;
+    const plane = new Toolplane(loadConfig(options), parseScopeChain(options.scope), session);
     plane.tools.register(GLOBAL_LAYER, ticketProvider());
     return plane;
   }
@@ -39,15 +64,70 @@ export class Toolplane {
   }
 
   async visibleTools(): Promise<AnyTool[]> {
-    const disabled = new Set(this.config.get("tools.disabled") as string[]);
     const snapshot = await this.toolSnapshot();
-    return snapshot.entries.filter((e) => !disabled.has(e.name)).map((e) => e.entry);
+    return snapshot.entries.filter((e) => this.withheldReason(e) === undefined).map((e) => e.entry);
+  }
+
+  /** Why a tool is kept from the model and from calls here: disabled, or denied outright. */
+  private withheldReason(e: Resolved<AnyTool>): string | undefined {
+    if ((this.config.get("tools.disabled") as string[]).includes(e.name))
+      return "it is disabled (tools.disabled)";
+    const denied = deniedOutright({ name: e.name, namespace: namespaceOf(e) }, this.policy().rules);
+    return denied ? `it is denied by ${denied.origin}` : undefined;
+  }
+
+  /** The permission policy of this configuration (pure data; see evaluatePermission). */
+  policy(): PermissionPolicy {
+    return policyFromConfig(this.config.values, this.config.projectRoot);
+  }
+
+  /**
+   * The execution host for this scope: validation, permissions, timeouts, result limits and
+   * spill. Each run reads the current tool snapshot, so registry changes reach the next turn.
+   */
+  host(request: HostRequest = {}): ExecutionHost {
+    const tools = async (): Promise<HostToolSet> => {
+      const snapshot = await this.toolSnapshot();
+      const available: HostTool[] = [];
+      const withheld: Array<{ name: string; reason: string }> = [];
+      for (const e of snapshot.entries) {
+        const reason = this.withheldReason(e);
+        if (reason === undefined) available.push({ tool: e.entry, namespace: namespaceOf(e) });
+        else withheld.push({ name: e.name, reason });
+      }
+      return { tools: available, withheld };
+    };
+    const extra = (this.config.get("permissions.additionalDirectories") as string[]).map((d) =>
+      path.resolve(this.config.projectRoot, d),
+    );
+    return new ExecutionHost({
+      tools,
+      config: this.config.ofKind("run-time"),
+      policy: this.policy(),
+      cwd: this.config.cwd,
+      workspace: this.config.projectRoot,
+      extraRoots: extra,
+      spill: this.spill,
+      ...(request.ask ? { ask: request.ask } : {}),
+      ...(request.log ? { log: request.log } : {}),
+    });
+  }
+
+  /** Runs one call as the host would (a convenience over host().call()). */
+  async call(
+    tool: string,
+    args: unknown,
+    request: HostRequest & { signal?: AbortSignal } = {},
+  ): Promise<ToolResult> {
+    const run = request.signal ? { signal: request.signal } : {};
+    return this.host(request).call({ tool, args }, run);
   }
 
   async catalog(provider: ProviderName): Promise<Catalog> {
     const snapshot = await this.toolSnapshot();
-    const disabled = new Set(this.config.get("tools.disabled") as string[]);
-    const tools = snapshot.entries.filter((e) => !disabled.has(e.name)).map((e) => projectTool(e.entry));
+    const tools = snapshot.entries
+      .filter((e) => this.withheldReason(e) === undefined)
+      .map((e) => projectTool(e.entry));
     return renderCatalog({
       provider,
       tools,
@@ -58,4 +138,8 @@ export class Toolplane {
   }
 
   async close(): Promise<void> {}
+}
+
+function namespaceOf(e: Resolved<AnyTool>): string {
+  return e.entry.host.namespace ?? e.namespace;
 }

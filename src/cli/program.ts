@@ -1,5 +1,7 @@
 import { Command } from "commander";
+import { callCommand } from "./commands/call.js";
 import { catalogCommand } from "./commands/catalog.js";
+import { configCommand } from "./commands/config.js";
 import { layersCommand } from "./commands/layers.js";
 
 export const VERSION = "0.1.0";
@@ -11,6 +13,6 @@ export function buildProgram(): Command {
     .version(VERSION)
     .showHelpAfterError("(run with --help for usage and examples)")
     .exitOverride();
-  for (const add of [catalogCommand, layersCommand]) add(program);
+  for (const add of [catalogCommand, layersCommand, callCommand, configCommand]) add(program);
   return program;
 }
