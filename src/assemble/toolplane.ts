@@ -11,6 +11,7 @@ import {
   type HostTool,
   type HostToolSet,
   SpillStore,
+  type ToolErrorCode,
   type ToolResult,
 } from "../execute/index.js";
 import { deniedOutright, type PermissionPolicy, policyFromConfig } from "../permissions/index.js";
@@ -89,11 +90,14 @@ export class Toolplane {
     const tools = async (): Promise<HostToolSet> => {
       const snapshot = await this.toolSnapshot();
       const available: HostTool[] = [];
-      const withheld: Array<{ name: string; reason: string }> = [];
+      const withheld: Array<{ name: string; reason: string; code: ToolErrorCode }> = [];
       for (const e of snapshot.entries) {
         const reason = this.withheldReason(e);
         if (reason === undefined) available.push({ tool: e.entry, namespace: namespaceOf(e) });
-        else withheld.push({ name: e.name, reason });
+        else {
+          const code = reason.startsWith("it is denied") ? "permission_denied" : "unknown_tool";
+          withheld.push({ name: e.name, reason, code });
+        }
       }
       return { tools: available, withheld };
     };

@@ -92,8 +92,19 @@ export class OutputCollector implements OutputStream {
       }
       await this.overflow();
     }
+    this.keepHead(buf);
     this.keepTail(buf);
     if (this.writer) await this.toFile(buf);
+  }
+
+  /** Bytes kept from the start: the preview's head when spilling, the part shown when not. */
+  private headWant(): number {
+    return this.writer ? this.options.previewBytes : this.options.inlineMaxBytes;
+  }
+
+  private keepHead(buf: Buffer): void {
+    const room = this.headWant() - this.head.length;
+    if (room > 0) this.head = Buffer.concat([this.head, buf.subarray(0, room)]);
   }
 
   /** Past the inline limit: open the spill file (or start dropping) and keep only the head. */

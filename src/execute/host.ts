@@ -27,7 +27,7 @@ export interface HostTool {
 export interface HostToolSet {
   tools: readonly HostTool[];
   /** Names that exist but may not be called here, with why (shown to the model). */
-  withheld?: ReadonlyArray<{ name: string; reason: string }>;
+  withheld?: ReadonlyArray<{ name: string; reason: string; code?: ToolErrorCode }>;
 }
 
 export interface AskRequest {
@@ -283,7 +283,7 @@ export class ExecutionHost {
     if (!approved) {
       throw new CallFailure(
         "permission_denied",
-        `${decision.message}, and it was not approved${ask ? "" : " (no one to ask: run with --yes to approve asks)"}.`,
+        `${decision.message}, and it was not approved${ask ? "" : " (no approver is attached, so every ask is denied)"}.`,
       );
     }
   }
@@ -299,8 +299,12 @@ export class ExecutionHost {
 
   private unknownTool(name: string, set: HostToolSet): CallFailure {
     const withheld = set.withheld?.find((w) => w.name === name);
-    if (withheld)
-      return new CallFailure("unknown_tool", `${name} is not available here: ${withheld.reason}.`);
+    if (withheld) {
+      return new CallFailure(
+        withheld.code ?? "unknown_tool",
+        `${name} is not available here: ${withheld.reason}.`,
+      );
+    }
     const names = set.tools.map((t) => t.tool.name).sort();
     const near = nearest(name, names);
     const hint =

@@ -34,12 +34,20 @@ export function callCommand(program: Command): void {
     if (tool.trim() === "") throw new UsageError("give the tool's name, e.g. toolplane call ticket_status");
     const plane = await openToolplane(opts);
     try {
+      // without --yes no approver is attached: the host denies every ask
       const ask = (req: AskRequest) => {
-        if (opts.yes) say(`approved (--yes): ${req.decision.message}`);
-        return opts.yes === true;
+        say(`approved (--yes): ${req.decision.message}`);
+        return true;
       };
       // the text is handed to the host as is: bad JSON is the model's kind of mistake, answered as a result
-      const result = await plane.call(tool, opts.args ?? "{}", { ask });
+      const result = await plane.call(tool, opts.args ?? "{}", opts.yes ? { ask } : {});
+      if (
+        result.error?.code === "permission_denied" &&
+        !opts.yes &&
+        /not approved/.test(result.error.message)
+      ) {
+        say("toolplane: the call needs approval: run with --yes to approve asks");
+      }
       if (opts.json) printJson(result);
       else process.stdout.write(formatResult(result));
       if (result.isError) process.exitCode = 1;
