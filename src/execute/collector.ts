@@ -32,7 +32,7 @@ export interface Collected {
 
 // Small writes are gathered into blocks of this size: one syscall per block, not per chunk.
 const BLOCK = 1024 * 1024;
-const DIRECT = 64 * 1024;
+const DIRECT = BLOCK;
 
 /**
  * The sink a streaming tool writes to. Output stays in memory only up to the inline limit; past
