@@ -30,9 +30,8 @@ export interface Collected {
   dropped: boolean;
 }
 
-// Small writes are gathered into blocks of this size: one syscall per block, not per chunk.
+// Writes smaller than a block are gathered into one: one syscall per block, not per chunk.
 const BLOCK = 1024 * 1024;
-const DIRECT = BLOCK;
 
 /**
  * The sink a streaming tool writes to. Output stays in memory only up to the inline limit; past
@@ -47,17 +46,19 @@ export class OutputCollector implements OutputStream {
   private newlines = 0;
   private lastByte = -1;
   private head: Buffer = Buffer.alloc(0);
-  private tail: Buffer[] = [];
-  private tailBytes = 0;
+  private tail: TailRing;
   private writer: SpillWriter | undefined;
-  private pending: Buffer[] = [];
-  private pendingBytes = 0;
+  /** Small writes are copied into this one block: no allocation per chunk, one syscall per block. */
+  private block: Buffer | undefined;
+  private blockUsed = 0;
   private stopped = false;
   private dropped = false;
   private closed = false;
   private chain: Promise<void> = Promise.resolve();
 
-  constructor(private readonly options: CollectorOptions) {}
+  constructor(private readonly options: CollectorOptions) {
+    this.tail = new TailRing(options.previewBytes);
+  }
 
   get bytes(): number {
     return this.total;
@@ -127,35 +128,30 @@ export class OutputCollector implements OutputStream {
   }
 
   private keepTail(buf: Buffer): void {
-    const want = this.options.previewBytes;
-    if (buf.length >= want) {
-      this.tail = [Buffer.from(buf.subarray(buf.length - want))];
-      this.tailBytes = want;
-      return;
-    }
-    this.tail.push(Buffer.from(buf));
-    this.tailBytes += buf.length;
-    while (this.tail.length > 1 && this.tailBytes - this.tail[0]!.length >= want) {
-      this.tailBytes -= this.tail.shift()!.length;
-    }
+    this.tail.push(buf);
   }
 
   private async toFile(buf: Buffer): Promise<void> {
-    if (buf.length >= DIRECT && this.pendingBytes === 0) {
+    if (this.blockUsed === 0 && buf.length >= BLOCK) {
       await this.writer!.write([buf]);
       return;
     }
-    this.pending.push(Buffer.from(buf));
-    this.pendingBytes += buf.length;
-    if (this.pendingBytes >= BLOCK) await this.flush();
+    this.block ??= Buffer.allocUnsafe(BLOCK);
+    let from = 0;
+    while (from < buf.length) {
+      const n = buf.copy(this.block, this.blockUsed, from);
+      this.blockUsed += n;
+      from += n;
+      // the block is reused only after its write resolved: writes are serialised
+      if (this.blockUsed === BLOCK) await this.flush();
+    }
   }
 
   private async flush(): Promise<void> {
-    if (this.pending.length === 0) return;
-    const blocks = this.pending;
-    this.pending = [];
-    this.pendingBytes = 0;
-    await this.writer!.write(blocks);
+    if (this.blockUsed === 0 || !this.block) return;
+    const used = this.blockUsed;
+    this.blockUsed = 0;
+    await this.writer!.write([this.block.subarray(0, used)]);
   }
 
   /** Ends the output: commits the spill file, and returns what was collected. */
@@ -174,7 +170,7 @@ export class OutputCollector implements OutputStream {
     }
     const inline =
       this.writer === undefined && !this.dropped ? Buffer.concat(this.chunks, this.buffered) : undefined;
-    const tail = Buffer.concat(this.tail, this.tailBytes);
+    const tail = this.tail.contents();
     const out: Collected = {
       totalBytes: this.total,
       newlines: this.newlines,
@@ -194,6 +190,37 @@ export class OutputCollector implements OutputStream {
     await this.chain;
     this.closed = true;
     await this.writer?.discard();
+  }
+}
+
+/** The last `size` bytes seen, in a fixed buffer (no allocation per chunk). */
+class TailRing {
+  private readonly ring: Buffer;
+  private pos = 0;
+  private filled = 0;
+
+  constructor(readonly size: number) {
+    this.ring = Buffer.alloc(Math.max(1, size));
+  }
+
+  push(buf: Buffer): void {
+    const size = this.ring.length;
+    if (buf.length >= size) {
+      buf.copy(this.ring, 0, buf.length - size);
+      this.pos = 0;
+      this.filled = size;
+      return;
+    }
+    const first = Math.min(buf.length, size - this.pos);
+    buf.copy(this.ring, this.pos, 0, first);
+    buf.copy(this.ring, 0, first);
+    this.pos = (this.pos + buf.length) % size;
+    this.filled = Math.min(size, this.filled + buf.length);
+  }
+
+  contents(): Buffer {
+    if (this.filled < this.ring.length) return Buffer.from(this.ring.subarray(0, this.filled));
+    return Buffer.concat([this.ring.subarray(this.pos), this.ring.subarray(0, this.pos)]);
   }
 }
 

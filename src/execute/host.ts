@@ -179,13 +179,15 @@ export class ExecutionHost {
     try {
       value = await runWithTimeout(() => tool.host.execute(args, ctx), controller, timeout.ms, turnSignal);
     } catch (error) {
-      if (collector.bytes > 0 && isStop(error, controller)) {
+      if (collector.bytes > 0 && stoppedForOutput(controller)) {
         // stopped at results.spillMaxBytes: what was written is the result, and says so
         const out = limitText(await collector.finish(), limits, this.readTool());
         return ok(call, tool.name, [{ type: "text", text: out.text }], true, out.spillPath);
       }
-      const partial =
-        collector.bytes > 0 ? limitText(await collector.finish(), limits, this.readTool()) : undefined;
+      // close the sink either way: an abandoned tool that keeps writing reaches nothing
+      let partial: { text: string; spillPath?: string } | undefined;
+      if (collector.bytes > 0) partial = limitText(await collector.finish(), limits, this.readTool());
+      else await collector.abandon();
       throw describeRunError(error, tool.name, timeout, controller, turnSignal, partial);
     }
 
@@ -353,14 +355,10 @@ class TimeoutSignal extends Error {
   }
 }
 
-function isStop(error: unknown, controller: AbortController): boolean {
+/** True when the host itself stopped the tool because its output reached results.spillMaxBytes. */
+function stoppedForOutput(controller: AbortController): boolean {
   const reason = controller.signal.reason;
-  return (
-    controller.signal.aborted &&
-    reason instanceof CallFailure &&
-    reason.code === "output_too_large" &&
-    error !== undefined
-  );
+  return controller.signal.aborted && reason instanceof CallFailure && reason.code === "output_too_large";
 }
 
 function describeRunError(

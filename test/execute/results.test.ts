@@ -127,3 +127,43 @@ describe("preview and line cuts (pure)", () => {
     );
   });
 });
+
+describe("raw limit and runaway streams", () => {
+  it("readLimited returns the whole stream under the limit and fails past it, never a cut prefix", async () => {
+    const { readLimited, OutputTooLargeError } = await import("../../src/execute/index.js");
+    async function* chunks(n: number) {
+      for (let i = 0; i < n; i++) yield "0123456789";
+    }
+    expect((await readLimited(chunks(3), 30)).toString()).toBe("0123456789".repeat(3));
+    await expect(readLimited(chunks(4), 30)).rejects.toBeInstanceOf(OutputTooLargeError);
+    await expect(readLimited(chunks(4), 30)).rejects.toThrow(/passed 30 bytes \(results\.rawMaxBytes\)/);
+  });
+
+  it("a stream past results.spillMaxBytes is stopped, the tool aborted, and the cut said", async () => {
+    let aborted = false;
+    const runaway = defineTool({
+      name: "runaway",
+      description: "Writes until stopped.",
+      parameters: z.object({}),
+      output: { schema: z.string(), render: (v: string) => v },
+      execute: async (_a, ctx) => {
+        ctx.signal.addEventListener("abort", () => {
+          aborted = true;
+        });
+        for (let i = 0; i < 10_000 && !ctx.signal.aborted; i++)
+          await ctx.stream!.write("x".repeat(99) + "\n");
+        if (ctx.signal.aborted) throw new Error("stopped");
+        return "done";
+      },
+    });
+    const { host } = testHost([runaway], {
+      config: { "results.inlineMaxBytes": 1000, "results.previewBytes": 200, "results.spillMaxBytes": 5000 },
+    });
+    const r = await host.call({ tool: "runaway", args: {} });
+    expect(aborted).toBe(true);
+    expect(r.isError).toBe(false);
+    expect(r.truncated).toBe(true);
+    expect(statSync(r.spillPath!).size).toBe(5000);
+    expect(textOf(r)).toMatch(/output stopped after 5000 bytes: results\.spillMaxBytes is 5000/);
+  });
+});
