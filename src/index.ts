@@ -3,9 +3,11 @@ export * from "./config/index.js";
 export * from "./declare/index.js";
 export * from "./defer/index.js";
 export * from "./discover/index.js";
+export * from "./execute/index.js";
 export * from "./filter/index.js";
 export * from "./invalidate/index.js";
 export * from "./mcp/index.js";
+export * from "./permissions/index.js";
 export * from "./register/index.js";
 export * from "./render/index.js";
 export {

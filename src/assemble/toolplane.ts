@@ -1,3 +1,5 @@
+import { randomBytes } from "node:crypto";
+import path from "node:path";
 import { ticketProvider } from "../../examples/ticket-status/index.js";
 import { type Config, type LoadOptions, loadConfig } from "../config/index.js";
 import { projectTool, type ToolProjection } from "../declare/project.js";
@@ -9,8 +11,19 @@ import {
   SkillWatcher,
   type WatchOptions,
 } from "../discover/index.js";
+import {
+  type AskCallback,
+  defaultSpillBase,
+  ExecutionHost,
+  type HostTool,
+  type HostToolSet,
+  SpillStore,
+  type ToolErrorCode,
+  type ToolResult,
+} from "../execute/index.js";
 import { type McpClients, type McpServerConfig, registerMcpServers } from "../mcp/index.js";
-import { GLOBAL_LAYER, Registry, type Snapshot } from "../register/index.js";
+import { deniedOutright, type PermissionPolicy, policyFromConfig } from "../permissions/index.js";
+import { GLOBAL_LAYER, Registry, type Resolved, type Snapshot } from "../register/index.js";
 import {
   type BudgetSettings,
   type Catalog,
@@ -28,6 +41,14 @@ export interface ToolplaneOptions extends LoadOptions {
   log?: (line: string) => void;
   /** The bundled skills root; null for none (tests). Defaults to the package's `skills` folder. */
   bundledSkills?: string | null;
+  /** Names this session's spill directory (default: random). */
+  session?: string;
+}
+
+export interface HostRequest {
+  /** Decides `ask` permissions; without one every ask is denied. */
+  ask?: AskCallback;
+  log?: (line: string) => void;
 }
 
 /**
@@ -44,12 +65,14 @@ export class Toolplane {
   readonly chain: string[];
   /** The MCP servers from `mcp.servers`, one provider each. */
   mcp: McpClients | undefined;
+  /** One spill directory per session, created on the first spilled result. */
+  readonly spill: SpillStore;
   private watcher: SkillWatcher | undefined;
   private readonly renderMemo = new RenderMemo();
   private readonly renderers = new Map<ProviderName, CatalogRenderer>();
   private readonly projections = new WeakMap<AnyTool, ToolProjection>();
 
-  private constructor(config: Config, chain: string[], options: ToolplaneOptions) {
+  private constructor(config: Config, chain: string[], options: ToolplaneOptions, session: string) {
     this.config = config;
     this.chain = chain;
     this.tools = new Registry<AnyTool>({ kind: "tool" });
@@ -63,10 +86,13 @@ export class Toolplane {
     if (options.env) discovery.env = options.env;
     if (options.bundledSkills !== undefined) discovery.bundled = options.bundledSkills;
     this.discovery = new SkillDiscovery(discovery);
+    const dir = config.get("results.spillDir") as string | null;
+    this.spill = new SpillStore(dir ? path.resolve(config.projectRoot, dir) : defaultSpillBase(), session);
   }
 
   static async open(options: ToolplaneOptions): Promise<Toolplane> {
-    const plane = new Toolplane(loadConfig(options), parseScopeChain(options.scope), options);
+    const session = options.session ?? `session-${randomBytes(6).toString("hex")}`;
+    const plane = new Toolplane(loadConfig(options), parseScopeChain(options.scope), options, session);
     const builtin = [skillTool(() => plane.skillsView())];
     plane.tools.register(GLOBAL_LAYER, { name: "builtin", rank: 0, enumerate: () => builtin });
     plane.tools.register(GLOBAL_LAYER, ticketProvider());
@@ -81,9 +107,66 @@ export class Toolplane {
   }
 
   async visibleTools(): Promise<AnyTool[]> {
-    const disabled = new Set(this.config.get("tools.disabled") as string[]);
     const snapshot = await this.toolSnapshot();
-    return snapshot.entries.filter((e) => !disabled.has(e.name)).map((e) => e.entry);
+    return snapshot.entries.filter((e) => this.withheldReason(e) === undefined).map((e) => e.entry);
+  }
+
+  /** Why a tool is kept from the model and from calls here: disabled, or denied outright. */
+  private withheldReason(e: Resolved<AnyTool>): string | undefined {
+    if ((this.config.get("tools.disabled") as string[]).includes(e.name))
+      return "it is disabled (tools.disabled)";
+    const denied = deniedOutright({ name: e.name, namespace: namespaceOf(e) }, this.policy().rules);
+    return denied ? `it is denied by ${denied.origin}` : undefined;
+  }
+
+  /** The permission policy of this configuration (pure data; see evaluatePermission). */
+  policy(): PermissionPolicy {
+    return policyFromConfig(this.config.values, this.config.projectRoot);
+  }
+
+  /**
+   * The execution host for this scope: validation, permissions, timeouts, result limits and
+   * spill. Each run reads the current tool snapshot, so registry changes reach the next turn.
+   */
+  host(request: HostRequest = {}): ExecutionHost {
+    const tools = async (): Promise<HostToolSet> => {
+      const snapshot = await this.toolSnapshot();
+      const available: HostTool[] = [];
+      const withheld: Array<{ name: string; reason: string; code: ToolErrorCode }> = [];
+      for (const e of snapshot.entries) {
+        const reason = this.withheldReason(e);
+        if (reason === undefined) available.push({ tool: e.entry, namespace: namespaceOf(e) });
+        else {
+          const code = reason.startsWith("it is denied") ? "permission_denied" : "unknown_tool";
+          withheld.push({ name: e.name, reason, code });
+        }
+      }
+      return { tools: available, withheld };
+    };
+    const extra = (this.config.get("permissions.additionalDirectories") as string[]).map((d) =>
+      path.resolve(this.config.projectRoot, d),
+    );
+    return new ExecutionHost({
+      tools,
+      config: this.config.ofKind("run-time"),
+      policy: this.policy(),
+      cwd: this.config.cwd,
+      workspace: this.config.projectRoot,
+      extraRoots: extra,
+      spill: this.spill,
+      ...(request.ask ? { ask: request.ask } : {}),
+      ...(request.log ? { log: request.log } : {}),
+    });
+  }
+
+  /** Runs one call as the host would (a convenience over host().call()). */
+  async call(
+    tool: string,
+    args: unknown,
+    request: HostRequest & { signal?: AbortSignal } = {},
+  ): Promise<ToolResult> {
+    const run = request.signal ? { signal: request.signal } : {};
+    return this.host(request).call({ tool, args }, run);
   }
 
   /** Discovered skills for this scope: winners with visibility, shadowed, problems. */
@@ -102,8 +185,9 @@ export class Toolplane {
 
   async catalog(provider: ProviderName): Promise<Catalog> {
     const snapshot = await this.toolSnapshot();
-    const disabled = new Set(this.config.get("tools.disabled") as string[]);
-    const tools = snapshot.entries.filter((e) => !disabled.has(e.name)).map((e) => this.projection(e.entry));
+    const tools = snapshot.entries
+      .filter((e) => this.withheldReason(e) === undefined)
+      .map((e) => this.projection(e.entry));
     const view = await this.skillsView();
     const skills = view.skills
       .filter((s) => s.modelVisible)
@@ -147,4 +231,8 @@ export class Toolplane {
     this.watcher = undefined;
     this.discovery.close();
   }
+}
+
+function namespaceOf(e: Resolved<AnyTool>): string {
+  return e.entry.host.namespace ?? e.namespace;
 }

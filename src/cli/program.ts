@@ -1,5 +1,7 @@
 import { Command } from "commander";
+import { callCommand } from "./commands/call.js";
 import { catalogCommand } from "./commands/catalog.js";
+import { configCommand } from "./commands/config.js";
 import { layersCommand } from "./commands/layers.js";
 import { searchCommand } from "./commands/search.js";
 import { serveCommand } from "./commands/serve.js";
@@ -14,6 +16,15 @@ export function buildProgram(): Command {
     .version(VERSION)
     .showHelpAfterError("(run with --help for usage and examples)")
     .exitOverride();
-  for (const add of [catalogCommand, layersCommand, searchCommand, serveCommand, skillsCommand]) add(program);
+  for (const add of [
+    catalogCommand,
+    layersCommand,
+    searchCommand,
+    serveCommand,
+    skillsCommand,
+    callCommand,
+    configCommand,
+  ])
+    add(program);
   return program;
 }

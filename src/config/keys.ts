@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { EFFECTS, permissionRuleSchema } from "../permissions/rules.js";
 
 /**
  * assembly: changes what the model sees; a change invalidates the catalog.
@@ -12,29 +13,15 @@ export interface KeySpec {
   default: unknown;
   /** Human text for `toolplane config` and the docs. */
   doc: string;
+  /**
+   * "concat": every layer's list is kept, highest layer first, instead of the highest replacing
+   * the rest. Used for permission rules, so a project file can never drop a user's deny.
+   */
+  merge?: "concat";
 }
 
 const positiveInt = z.number().int().positive();
 const names = z.array(z.string());
-
-const permissionRule = z
-  .object({
-    effect: z.enum(["allow", "ask", "deny"]),
-    tool: z.string().optional(),
-    action: z.string().optional(),
-    pattern: z.string().optional(),
-    namespace: z.string().optional(),
-    param: z
-      .object({
-        pointer: z.string(),
-        glob: z.string().optional(),
-        regex: z.string().optional(),
-        enum: z.array(z.unknown()).optional(),
-      })
-      .strict()
-      .optional(),
-  })
-  .strict();
 
 // Shared by both transports: `trusted` lets the server's tool annotations relax permissions and
 // concurrency; `timeoutMs` bounds one call; `startTimeoutMs` bounds start-up plus the first list.
@@ -131,7 +118,12 @@ export const CONFIG_KEYS = {
     default: {},
     doc: "MCP servers: name -> {command, args?, env?, cwd?} (stdio) or {url, headers?} (Streamable HTTP), each with trusted?, timeoutMs?, startTimeoutMs?",
   },
-  "tools.timeoutMs": { kind: "run-time", schema: positiveInt, default: 120_000, doc: "default call timeout" },
+  "tools.timeoutMs": {
+    kind: "run-time",
+    schema: positiveInt,
+    default: 120_000,
+    doc: "timeout in ms for a tool that declares none (see tools.timeouts)",
+  },
   "results.inlineMaxBytes": {
     kind: "run-time",
     schema: positiveInt,
@@ -158,9 +150,82 @@ export const CONFIG_KEYS = {
   },
   "permissions.rules": {
     kind: "run-time",
-    schema: z.array(permissionRule),
+    schema: z.array(permissionRuleSchema),
     default: [],
-    doc: "permission rules; a rule that denies a whole tool is assembly (the tool leaves the catalog)",
+    merge: "concat",
+    doc: "permission rules, every layer's kept (deny wins); a rule that denies a whole tool is assembly (the tool leaves the catalog)",
+  },
+  "permissions.defaultEffect": {
+    kind: "run-time",
+    schema: z.enum(EFFECTS),
+    default: "allow",
+    doc: "effect for a call (or a pattern or path of it) that no rule covers",
+  },
+  "permissions.workspaceBoundary": {
+    kind: "run-time",
+    schema: z.boolean(),
+    default: true,
+    doc: "deny paths outside the workspace and permissions.additionalDirectories",
+  },
+  "permissions.additionalDirectories": {
+    kind: "run-time",
+    schema: names,
+    default: [],
+    doc: "directories treated as inside the workspace boundary (relative ones: to the project root)",
+  },
+  "permissions.askFiles": {
+    kind: "run-time",
+    schema: names,
+    default: [
+      ".env",
+      ".env.*",
+      "*.env",
+      ".envrc",
+      ".netrc",
+      ".npmrc",
+      ".pypirc",
+      "*.pem",
+      "*.key",
+      "id_rsa*",
+      "id_ed25519*",
+    ],
+    doc: "file-name globs that always ask (secrets); [] switches the check off",
+  },
+  "tools.timeouts": {
+    kind: "run-time",
+    schema: z.record(z.string(), positiveInt),
+    default: {},
+    doc: "per-tool timeout in ms, by tool name; wins over the tool's own timeoutMs and tools.timeoutMs",
+  },
+  "tools.maxConcurrency": {
+    kind: "run-time",
+    schema: positiveInt,
+    default: 10,
+    doc: "most concurrency-safe calls of one turn run at once",
+  },
+  "tools.argsMaxBytes": {
+    kind: "run-time",
+    schema: positiveInt,
+    default: 1_048_576,
+    doc: "largest arguments JSON a call may send",
+  },
+  "results.previewBytes": {
+    kind: "run-time",
+    schema: positiveInt,
+    default: 8192,
+    doc: "head-and-tail preview the model gets of a spilled result (at most results.inlineMaxBytes)",
+  },
+  "results.spillDir": {
+    kind: "run-time",
+    schema: z.string().min(1).nullable(),
+    default: null,
+    doc: "where spilled results go, one directory per session (default: the system temp dir)",
+  },
+  "results.spillMaxBytes": {
+    kind: "run-time",
+    schema: positiveInt,
+    default: 4 * 1024 ** 3,
+    doc: "a spilled output is stopped (and says so) past this many bytes",
   },
   "skills.auditIntervalMs": {
     kind: "run-time",

@@ -15,6 +15,8 @@ export interface ConfigValue {
   kind: KeyKind;
   /** The file or variable that set it, when not a default. */
   source?: string;
+  /** For keys merged across layers (permissions.rules): what each layer gave, highest first. */
+  contributions?: Array<{ layer: ConfigLayer; source: string; value: unknown }>;
 }
 
 export interface LoadOptions {
@@ -50,21 +52,26 @@ export function loadConfig(options: LoadOptions): Config {
       const parsed = spec.schema.safeParse(raw);
       if (!parsed.success) {
         const issue = parsed.error.issues[0];
-        const where = issue && issue.path.length > 0 ? ` at ${issue.path.join(".")}` : "";
-        throw new ConfigError(
-          source,
-          key,
-          `has the wrong type${where}: ${issue?.message ?? "invalid"} (${spec.doc})`,
-        );
+        const where = issue && issue.path.length > 0 ? ` at ${formatIssuePath(issue.path)}` : "";
+        const detail = (issue?.message ?? "invalid").replace(/^Invalid input: /, "");
+        throw new ConfigError(source, key, `has the wrong type${where}: ${detail} (${spec.doc})`);
       }
-      values[key as ConfigKey] = { value: parsed.data, layer, kind: spec.kind, source };
+      const previous = values[key as ConfigKey];
+      if (spec.merge === "concat" && Array.isArray(parsed.data)) {
+        // lower layers are applied first; a higher layer's list goes in front
+        const contributions = [{ layer, source, value: parsed.data }, ...(previous.contributions ?? [])];
+        const merged = contributions.flatMap((c) => c.value as unknown[]);
+        values[key as ConfigKey] = { value: merged, layer, kind: spec.kind, source, contributions };
+      } else {
+        values[key as ConfigKey] = { value: parsed.data, layer, kind: spec.kind, source };
+      }
     }
   };
   const userFile = path.join(home, "config.json");
   apply("user", userFile, readConfigFile(userFile));
   const projectFile = path.join(projectRoot, ".toolplane", "config.json");
   apply("project", projectFile, readConfigFile(projectFile));
-  apply("env", "environment", fromEnv(env));
+  for (const [key, value] of fromEnv(env)) apply("env", envName(key), [[key, value]]);
   apply("cli", "--set", (options.set ?? []).map(parseSetArg));
   return {
     cwd,
@@ -142,6 +149,13 @@ export function parseValue(raw: string): unknown {
   } catch {
     return raw;
   }
+}
+
+function formatIssuePath(parts: readonly PropertyKey[]): string {
+  return parts
+    .map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`))
+    .join("")
+    .replace(/^\./, "");
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -57,14 +57,18 @@ export function realpathOfLongestPrefix(absolute: string): string {
 
 const caseInsensitive = new Map<string, boolean>();
 
-/** Folds case only on filesystems that ignore it (macOS, Windows defaults); probed once per root. */
-function foldCase(p: string, root: string): string {
+/** Whether the filesystem holding `root` ignores case (macOS, Windows defaults); probed once per root. */
+export function isCaseInsensitiveAt(root: string): boolean {
   let insensitive = caseInsensitive.get(root);
   if (insensitive === undefined) {
     insensitive = probeCaseInsensitive(root);
     caseInsensitive.set(root, insensitive);
   }
-  return insensitive ? p.toLowerCase() : p;
+  return insensitive;
+}
+
+function foldCase(p: string, root: string): string {
+  return isCaseInsensitiveAt(root) ? p.toLowerCase() : p;
 }
 
 function probeCaseInsensitive(root: string): boolean {

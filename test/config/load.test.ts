@@ -53,3 +53,71 @@ describe("configuration layers", () => {
     expect(envName("results.inlineMaxBytes")).toBe("TOOLPLANE_RESULTS_INLINE_MAX_BYTES");
   });
 });
+
+describe("configuration: validation, provenance and kinds", () => {
+  it("every key is classified as assembly or run-time and has a default that passes its schema", async () => {
+    const { CONFIG_KEYS } = await import("../../src/config/index.js");
+    for (const [key, spec] of Object.entries(CONFIG_KEYS)) {
+      expect(["assembly", "run-time"], key).toContain(spec.kind);
+      expect(spec.schema.safeParse(spec.default).success, key).toBe(true);
+      expect(spec.doc.length, key).toBeGreaterThan(0);
+    }
+  });
+
+  it("a bad value names the file, the key (with its path inside) and what was expected", () => {
+    const p = tempProject({
+      ".toolplane/config.json": JSON.stringify({ permissions: { rules: [{ effect: "maybe", tool: "x" }] } }),
+    });
+    const load = () => loadConfig({ cwd: p.repo, env: p.env });
+    expect(load).toThrow(
+      /\.toolplane\/config\.json: "permissions\.rules" has the wrong type at \[0\]\.effect: .*expected one of "allow"\|"ask"\|"deny"/,
+    );
+  });
+
+  it("bad JSON and a non-object file name the file", () => {
+    const p = tempProject({ ".toolplane/config.json": "{nope" });
+    expect(() => loadConfig({ cwd: p.repo, env: p.env })).toThrow(/config\.json: is not valid JSON/);
+    const q = tempProject({ ".toolplane/config.json": "[]" });
+    expect(() => loadConfig({ cwd: q.repo, env: q.env })).toThrow(/config\.json: must hold a JSON object/);
+  });
+
+  it("an environment value names its variable", () => {
+    const p = tempProject();
+    const env = { ...p.env, TOOLPLANE_RESULTS_INLINE_MAX_BYTES: "lots" };
+    expect(() => loadConfig({ cwd: p.repo, env })).toThrow(
+      /TOOLPLANE_RESULTS_INLINE_MAX_BYTES: "results\.inlineMaxBytes" has the wrong type: expected number/,
+    );
+    const ok = loadConfig({ cwd: p.repo, env: { ...p.env, TOOLPLANE_RESULTS_INLINE_MAX_BYTES: "4096" } });
+    expect(ok.values["results.inlineMaxBytes"]).toMatchObject({
+      value: 4096,
+      layer: "env",
+      source: "TOOLPLANE_RESULTS_INLINE_MAX_BYTES",
+    });
+  });
+
+  it("permission rules from every layer are kept, highest first, each with its source", () => {
+    const p = tempProject({
+      ".toolplane/config.json": JSON.stringify({
+        permissions: { rules: [{ effect: "allow", tool: "bash" }] },
+      }),
+    });
+    writeTree(path.join(p.home, ".config", "toolplane"), {
+      "config.json": JSON.stringify({
+        "permissions.rules": [{ effect: "deny", tool: "bash", pattern: "rm *" }],
+      }),
+    });
+    const cfg = loadConfig({
+      cwd: p.repo,
+      env: p.env,
+      set: ['permissions.rules=[{"effect":"ask","tool":"web"}]'],
+    });
+    const v = cfg.values["permissions.rules"];
+    expect(v.value).toEqual([
+      { effect: "ask", tool: "web" },
+      { effect: "allow", tool: "bash" },
+      { effect: "deny", tool: "bash", pattern: "rm *" },
+    ]);
+    expect(v.layer).toBe("cli");
+    expect(v.contributions?.map((c) => c.layer)).toEqual(["cli", "project", "user"]);
+  });
+});

@@ -1,0 +1,456 @@
+import type { AnyTool, ModelContent, RenderedOutput, ToolContext } from "../declare/types.js";
+import { formatIssues } from "../declare/validate.js";
+import {
+  type Decision,
+  deniedOutright,
+  evaluatePermission,
+  type PermissionPolicy,
+  type PermissionRequest,
+} from "../permissions/evaluate.js";
+import { buildPermissionRequest } from "../permissions/request.js";
+import { nearest } from "../util/nearest.js";
+import { explainIssues, parseArgs, unknownFields } from "./args.js";
+import { OutputCollector } from "./collector.js";
+import { OutputTooLargeError } from "./errors.js";
+import { limitsFrom, limitText, type ResultLimits } from "./limits.js";
+import { chooseTimeout, planGroups, runPool } from "./schedule.js";
+import type { SpillStore } from "./spill.js";
+import type { ToolCall, ToolErrorCode, ToolResult } from "./types.js";
+
+/** A tool the host may run, with the permission namespace it was registered under. */
+export interface HostTool {
+  tool: AnyTool;
+  namespace: string;
+}
+
+/** The tools of the current scope, read once per turn. */
+export interface HostToolSet {
+  tools: readonly HostTool[];
+  /** Names that exist but may not be called here, with why (shown to the model). */
+  withheld?: ReadonlyArray<{ name: string; reason: string; code?: ToolErrorCode }>;
+}
+
+export interface AskRequest {
+  call: ToolCall;
+  tool: string;
+  decision: Decision;
+  request: PermissionRequest;
+}
+
+/** Decides an `ask`: true runs the call. Asks are put one at a time, never two prompts at once. */
+export type AskCallback = (ask: AskRequest) => boolean | Promise<boolean>;
+
+export interface HostOptions {
+  tools: () => HostToolSet | Promise<HostToolSet>;
+  /** Run-time configuration by dotted key (tools.*, results.*). */
+  config: Readonly<Record<string, unknown>>;
+  policy: PermissionPolicy;
+  cwd: string;
+  workspace: string;
+  /** Directories inside the boundary besides the workspace (the spill store is added itself). */
+  extraRoots?: readonly string[];
+  spill: SpillStore;
+  /** Without one, every `ask` is denied. */
+  ask?: AskCallback;
+  log?: (line: string) => void;
+  /** The tool the model uses to page through a spilled result. */
+  readTool?: string;
+}
+
+export interface RunOptions {
+  /** Aborts every call of the turn (the user pressed stop). */
+  signal?: AbortSignal;
+}
+
+class CallFailure extends Error {
+  constructor(
+    readonly code: ToolErrorCode,
+    message: string,
+    readonly partial?: { text: string; spillPath?: string },
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Runs one turn's tool calls and returns what the model gets back, in call order. Every failure
+ * (unknown tool, bad JSON, bad arguments, denial, timeout, a throw, a wrong output shape) becomes
+ * an `isError` result with a message that says what to do; nothing a tool does crashes the host.
+ */
+export class ExecutionHost {
+  private askChain: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly options: HostOptions) {}
+
+  async call(call: ToolCall, run: RunOptions = {}): Promise<ToolResult> {
+    const [result] = await this.run([call], run);
+    return result!;
+  }
+
+  async run(calls: readonly ToolCall[], run: RunOptions = {}): Promise<ToolResult[]> {
+    const set = await this.options.tools();
+    const byName = new Map(set.tools.map((t) => [t.tool.name, t]));
+    const safe = calls.map((c) => {
+      const t = typeof c.tool === "string" ? byName.get(c.tool) : undefined;
+      // a call that fails before running has no side effect, so it may share a parallel group
+      return t === undefined || t.tool.host.concurrencySafe;
+    });
+    const results = new Array<ToolResult>(calls.length);
+    const limit = numberOr(this.options.config["tools.maxConcurrency"], 10);
+    for (const group of planGroups(safe)) {
+      const tasks = group.map((i) => async () => {
+        results[i] = await this.runOne(calls[i]!, set, byName, run.signal);
+      });
+      await runPool(tasks, limit);
+    }
+    return results;
+  }
+
+  private async runOne(
+    call: ToolCall,
+    set: HostToolSet,
+    byName: Map<string, HostTool>,
+    turnSignal: AbortSignal | undefined,
+  ): Promise<ToolResult> {
+    const name = typeof call.tool === "string" ? call.tool : String(call.tool);
+    try {
+      const entry = byName.get(name);
+      if (!entry) throw this.unknownTool(name, set);
+      return await this.execute(call, entry, turnSignal);
+    } catch (error) {
+      return failed(call, name, asFailure(error));
+    }
+  }
+
+  private async execute(
+    call: ToolCall,
+    entry: HostTool,
+    turnSignal: AbortSignal | undefined,
+  ): Promise<ToolResult> {
+    const { tool, namespace } = entry;
+    const config = this.options.config;
+    const outright = deniedOutright({ name: tool.name, namespace }, this.options.policy.rules);
+    if (outright) {
+      const why = outright.rule.reason ? `: ${outright.rule.reason}` : "";
+      throw new CallFailure(
+        "permission_denied",
+        `${tool.name} is denied by ${outright.origin}${why}. Do not retry it; use another tool or ask the user.`,
+      );
+    }
+
+    const parsed = parseArgs(call.args, numberOr(config["tools.argsMaxBytes"], 1_048_576));
+    if (!parsed.ok) throw new CallFailure(parsed.code, `${tool.name}: ${parsed.message}`);
+    const extra = unknownFields(tool.parameters, parsed.value);
+    const checked = tool.validateInput(parsed.value);
+    const issues = [
+      ...extra,
+      ...(checked.ok ? [] : explainIssues(tool.parameters, parsed.value, checked.issues)),
+    ];
+    if (issues.length > 0 || !checked.ok) {
+      throw new CallFailure(
+        "invalid_arguments",
+        `invalid arguments for ${tool.name}:\n${formatIssues(issues)}\nFix ${issues.length === 1 ? "this field" : "these fields"} and call ${tool.name} again.`,
+      );
+    }
+    const args = checked.value;
+
+    await this.authorise(call, tool, namespace, args);
+
+    const limits = limitsFrom(config);
+    const timeout = chooseTimeout(tool.name, tool.host.timeoutMs, config);
+    const controller = new AbortController();
+    const collector = new OutputCollector({
+      inlineMaxBytes: limits.inlineMaxBytes,
+      previewBytes: limits.previewBytes,
+      spillMaxBytes: limits.spillMaxBytes,
+      ...(tool.host.spill ? { openSpill: () => this.options.spill.create(tool.name) } : {}),
+      onStop: () => controller.abort(new CallFailure("output_too_large", "output limit reached")),
+    });
+    const ctx: ToolContext = {
+      signal: controller.signal,
+      cwd: this.options.cwd,
+      workspace: this.options.workspace,
+      config,
+      stream: collector,
+    };
+    if (this.options.log) ctx.log = this.options.log;
+
+    let value: unknown;
+    try {
+      value = await runWithTimeout(() => tool.host.execute(args, ctx), controller, timeout.ms, turnSignal);
+    } catch (error) {
+      if (collector.bytes > 0 && stoppedForOutput(controller)) {
+        // stopped at results.spillMaxBytes: what was written is the result, and says so
+        const out = limitText(await collector.finish(), limits, this.readTool());
+        return ok(call, tool.name, [{ type: "text", text: out.text }], true, out.spillPath);
+      }
+      // close the sink either way: an abandoned tool that keeps writing reaches nothing
+      let partial: { text: string; spillPath?: string } | undefined;
+      if (collector.bytes > 0) partial = limitText(await collector.finish(), limits, this.readTool());
+      else await collector.abandon();
+      throw describeRunError(error, tool.name, timeout, controller, turnSignal, partial);
+    }
+
+    const valid = tool.validateOutput(value);
+    if (!valid.ok) {
+      await collector.abandon();
+      throw new CallFailure(
+        "invalid_output",
+        `${tool.name} returned a value that does not match its output schema:\n${formatIssues(valid.issues)}\n` +
+          "This is a fault in the tool, not in your call: calling again the same way will fail the same way.",
+      );
+    }
+    let rendered: RenderedOutput;
+    try {
+      rendered = tool.host.output.render(valid.value);
+    } catch (error) {
+      await collector.abandon();
+      throw new CallFailure("tool_error", `${tool.name} could not render its result: ${messageOf(error)}`);
+    }
+    return this.compose(call, tool, rendered, collector, limits);
+  }
+
+  private async compose(
+    call: ToolCall,
+    tool: AnyTool,
+    rendered: RenderedOutput,
+    collector: OutputCollector,
+    limits: ResultLimits,
+  ): Promise<ToolResult> {
+    const page =
+      typeof rendered === "string" ? { content: [{ type: "text" as const, text: rendered }] } : rendered;
+    const texts = page.content.filter((c) => c.type === "text").map((c) => (c as { text: string }).text);
+    const others = page.content.filter((c) => c.type !== "text");
+    let content: ModelContent[];
+    let truncated = page.truncated === true;
+    let spillPath: string | undefined;
+    if (collector.bytes > 0) {
+      // streamed output is the body; the rendered value (a status line, an exit code) follows it
+      const body = limitText(await collector.finish(), limits, this.readTool());
+      const trailer = texts.join("\n");
+      content = [{ type: "text", text: trailer === "" ? body.text : `${body.text}\n${trailer}` }, ...others];
+      truncated ||= body.truncated;
+      spillPath = body.spillPath;
+    } else {
+      await collector.finish();
+      const joined = texts.join("\n");
+      if (Buffer.byteLength(joined) <= limits.inlineMaxBytes) {
+        // fits inline: each block stays as rendered, long lines cut
+        const cutEach = texts.map((t) => limitText(inlineCollected(t), limits, this.readTool()));
+        truncated ||= cutEach.some((c) => c.truncated);
+        content = [...cutEach.map((c) => ({ type: "text" as const, text: c.text })), ...others];
+      } else {
+        const whole = new OutputCollector({
+          inlineMaxBytes: limits.inlineMaxBytes,
+          previewBytes: limits.previewBytes,
+          spillMaxBytes: Number.MAX_SAFE_INTEGER,
+          ...(tool.host.spill ? { openSpill: () => this.options.spill.create(tool.name) } : {}),
+        });
+        await whole.write(joined);
+        const out = limitText(await whole.finish(), limits, this.readTool());
+        content = [{ type: "text", text: out.text }, ...others];
+        truncated = true;
+        spillPath = out.spillPath;
+      }
+    }
+    const result = ok(call, tool.name, content, truncated, spillPath);
+    if (page.nextOffset !== undefined) result.nextOffset = page.nextOffset;
+    return result;
+  }
+
+  private async authorise(call: ToolCall, tool: AnyTool, namespace: string, args: unknown): Promise<void> {
+    const spillDir = await this.options.spill.existing();
+    let request: PermissionRequest;
+    try {
+      request = buildPermissionRequest(tool, namespace, args, {
+        cwd: this.options.cwd,
+        workspace: this.options.workspace,
+        extraRoots: [...(this.options.extraRoots ?? []), ...(spillDir ? [spillDir] : [])],
+      });
+    } catch (error) {
+      throw new CallFailure(
+        "tool_error",
+        `${tool.name} could not state its permissions: ${messageOf(error)}`,
+      );
+    }
+    const decision = evaluatePermission(request, this.options.policy);
+    if (decision.effect === "allow") return;
+    if (decision.effect === "deny") {
+      throw new CallFailure("permission_denied", `${decision.message}. Do not retry this call as it is.`);
+    }
+    const ask = this.options.ask;
+    const approved = ask
+      ? await this.serialAsk(() => ask({ call, tool: tool.name, decision, request }))
+      : false;
+    if (!approved) {
+      throw new CallFailure(
+        "permission_denied",
+        `${decision.message}, and it was not approved${ask ? "" : " (no approver is attached, so every ask is denied)"}.`,
+      );
+    }
+  }
+
+  private serialAsk(fn: () => boolean | Promise<boolean>): Promise<boolean> {
+    const next = this.askChain.then(fn, fn);
+    this.askChain = next.catch(() => false);
+    return next.then(
+      (v) => v === true,
+      () => false,
+    );
+  }
+
+  private unknownTool(name: string, set: HostToolSet): CallFailure {
+    const withheld = set.withheld?.find((w) => w.name === name);
+    if (withheld) {
+      return new CallFailure(
+        withheld.code ?? "unknown_tool",
+        `${name} is not available here: ${withheld.reason}.`,
+      );
+    }
+    const names = set.tools.map((t) => t.tool.name).sort();
+    const near = nearest(name, names);
+    const hint =
+      near.length > 0
+        ? ` Did you mean ${near.join(", ")}?`
+        : ` Available tools: ${names.slice(0, 30).join(", ") || "none"}${names.length > 30 ? ", …" : ""}.`;
+    return new CallFailure("unknown_tool", `there is no tool named ${JSON.stringify(name)}.${hint}`);
+  }
+
+  private readTool(): string {
+    return this.options.readTool ?? "read";
+  }
+}
+
+/** Runs fn under a timeout and the turn's signal; a tool that ignores its signal is abandoned. */
+async function runWithTimeout<T>(
+  fn: () => T | Promise<T>,
+  controller: AbortController,
+  ms: number,
+  turnSignal: AbortSignal | undefined,
+): Promise<T> {
+  const onTurnAbort = () => controller.abort(turnSignal?.reason ?? new Error("aborted"));
+  if (turnSignal?.aborted) onTurnAbort();
+  turnSignal?.addEventListener("abort", onTurnAbort, { once: true });
+  const timer = setTimeout(() => controller.abort(new TimeoutSignal()), ms);
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(controller.signal.reason);
+    if (controller.signal.aborted) onAbort();
+    else controller.signal.addEventListener("abort", onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([Promise.resolve().then(fn), aborted]);
+  } finally {
+    clearTimeout(timer);
+    turnSignal?.removeEventListener("abort", onTurnAbort);
+    if (onAbort) controller.signal.removeEventListener("abort", onAbort);
+    aborted.catch(() => {});
+  }
+}
+
+class TimeoutSignal extends Error {
+  constructor() {
+    super("timed out");
+    this.name = "TimeoutError";
+  }
+}
+
+/** True when the host itself stopped the tool because its output reached results.spillMaxBytes. */
+function stoppedForOutput(controller: AbortController): boolean {
+  const reason = controller.signal.reason;
+  return controller.signal.aborted && reason instanceof CallFailure && reason.code === "output_too_large";
+}
+
+function describeRunError(
+  error: unknown,
+  tool: string,
+  timeout: { ms: number; source: string },
+  controller: AbortController,
+  turnSignal: AbortSignal | undefined,
+  partial: { text: string; spillPath?: string } | undefined,
+): CallFailure {
+  const reason = controller.signal.aborted ? controller.signal.reason : undefined;
+  if (reason instanceof TimeoutSignal) {
+    return new CallFailure(
+      "timeout",
+      `${tool} did not finish within ${timeout.ms} ms (${timeout.source}) and was stopped. ` +
+        "Try a smaller or narrower request.",
+      partial,
+    );
+  }
+  if (turnSignal?.aborted)
+    return new CallFailure("aborted", `${tool} was stopped: the turn was cancelled.`, partial);
+  if (error instanceof OutputTooLargeError)
+    return new CallFailure("output_too_large", `${tool}: ${error.message}`);
+  if (error instanceof CallFailure) return error;
+  return new CallFailure("tool_error", `${tool} failed: ${messageOf(error)}`, partial);
+}
+
+function inlineCollected(text: string) {
+  const buf = Buffer.from(text, "utf8");
+  return {
+    totalBytes: buf.length,
+    newlines: 0,
+    endsWithNewline: false,
+    inline: buf,
+    head: buf,
+    tail: buf,
+    stopped: false,
+    dropped: false,
+  };
+}
+
+function ok(
+  call: ToolCall,
+  tool: string,
+  content: ModelContent[],
+  truncated: boolean,
+  spillPath?: string,
+): ToolResult {
+  const result: ToolResult = { tool, isError: false, content, truncated };
+  if (call.id !== undefined) result.id = call.id;
+  if (spillPath !== undefined) result.spillPath = spillPath;
+  return withIdFirst(result);
+}
+
+function failed(call: ToolCall, tool: string, failure: CallFailure): ToolResult {
+  const text = failure.partial
+    ? `${failure.message}\n[partial output before it stopped:]\n${failure.partial.text}`
+    : failure.message;
+  const result: ToolResult = {
+    tool,
+    isError: true,
+    content: [{ type: "text", text }],
+    truncated: failure.partial !== undefined,
+    error: { code: failure.code, message: failure.message },
+  };
+  if (call.id !== undefined) result.id = call.id;
+  if (failure.partial?.spillPath) result.spillPath = failure.partial.spillPath;
+  return withIdFirst(result);
+}
+
+/** Same field order every time: same inputs, same bytes. */
+function withIdFirst(r: ToolResult): ToolResult {
+  const out: ToolResult =
+    r.id !== undefined
+      ? { id: r.id, tool: r.tool, isError: r.isError, content: r.content, truncated: r.truncated }
+      : { tool: r.tool, isError: r.isError, content: r.content, truncated: r.truncated };
+  if (r.nextOffset !== undefined) out.nextOffset = r.nextOffset;
+  if (r.spillPath !== undefined) out.spillPath = r.spillPath;
+  if (r.error !== undefined) out.error = r.error;
+  return out;
+}
+
+function asFailure(error: unknown): CallFailure {
+  if (error instanceof CallFailure) return error;
+  return new CallFailure("tool_error", `the host could not run the call: ${messageOf(error)}`);
+}
+
+function messageOf(error: unknown): string {
+  if (error instanceof Error) return error.message || error.name;
+  return typeof error === "string" ? error : (JSON.stringify(error) ?? String(error));
+}
+
+function numberOr(v: unknown, fallback: number): number {
+  return typeof v === "number" ? v : fallback;
+}

@@ -1,0 +1,17 @@
+export { explainIssues, MAX_ARGS_DEPTH, parseArgs, unknownFields } from "./args.js";
+export { type Collected, OutputCollector } from "./collector.js";
+export { OutputTooLargeError, readLimited } from "./errors.js";
+export {
+  type AskCallback,
+  type AskRequest,
+  ExecutionHost,
+  type HostOptions,
+  type HostTool,
+  type HostToolSet,
+  type RunOptions,
+} from "./host.js";
+export { limitsFrom, limitText, type ResultLimits } from "./limits.js";
+export { buildPreview, cutLines } from "./preview.js";
+export { chooseTimeout, planGroups } from "./schedule.js";
+export { defaultSpillBase, SpillStore } from "./spill.js";
+export type { ToolCall, ToolErrorCode, ToolResult } from "./types.js";

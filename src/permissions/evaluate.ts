@@ -1,0 +1,226 @@
+import path from "node:path";
+import { nameGlob, pathGlob, textGlob } from "./glob.js";
+import type { Effect, PermissionRule, SourcedRule } from "./rules.js";
+
+/** A path a call names, already resolved (see request.ts); plain data so evaluation stays pure. */
+export interface RequestPath {
+  /** As the call gave it. */
+  input: string;
+  /** Absolute, `..` folded, NFC; symlinks not followed. */
+  lexical: string;
+  /** Symlinks followed as far as the path exists. */
+  real: string;
+  /** `real` relative to the workspace, "/"-separated; undefined when outside it. */
+  relative?: string;
+  /** `lexical` relative to the workspace, likewise. */
+  lexicalRelative?: string;
+  /** Inside the workspace or an added directory. */
+  inside: boolean;
+  /** Set when the path cannot be used at all (NUL byte, empty). */
+  problem?: string;
+}
+
+/** Everything a decision depends on. */
+export interface PermissionRequest {
+  tool: string;
+  namespace: string;
+  action?: string;
+  patterns: readonly string[];
+  paths: readonly RequestPath[];
+  /** The validated arguments (parameter rules look into these). */
+  args: unknown;
+}
+
+export interface PermissionPolicy {
+  rules: readonly SourcedRule[];
+  /** Effect when no rule applies to a call (or to one of its patterns or paths). */
+  defaultEffect: Effect;
+  /** Paths outside the workspace and added directories are denied. */
+  workspaceBoundary: boolean;
+  /** Basename globs of files that always ask (`.env`-style secrets). */
+  askFiles: readonly string[];
+  /** The workspace's filesystem ignores case: allow rules may then fold case too. */
+  caseInsensitive: boolean;
+}
+
+export interface Decision {
+  effect: Effect;
+  /** The rule that decided, or the built-in check / default. */
+  decidedBy: { origin: string; rule?: PermissionRule };
+  /** What the call was checked against when it decided: "the call", a pattern or a path. */
+  subject: string;
+  /** One line for the model or a person. */
+  message: string;
+}
+
+const SEVERITY: Record<Effect, number> = { allow: 0, ask: 1, deny: 2 };
+
+interface Verdict {
+  effect: Effect;
+  origin: string;
+  rule?: PermissionRule;
+  subject: string;
+}
+
+/**
+ * Decides one call. Pure: the same request and policy always give the same decision. The call is
+ * split into subjects (each declared pattern, each path, or the call itself when it has neither);
+ * each subject takes the strictest effect of the rules that apply to it (or the default), and the
+ * call takes the strictest subject. So an allow for one pattern never carries another pattern.
+ */
+export function evaluatePermission(request: PermissionRequest, policy: PermissionPolicy): Decision {
+  const applies = policy.rules.filter((r) => callMatches(r.rule, request));
+  const callLevel = applies.filter((r) => r.rule.pattern === undefined && r.rule.path === undefined);
+  const verdicts: Verdict[] = [];
+
+  for (const p of request.paths) {
+    const subject = `path ${JSON.stringify(p.input)}`;
+    const builtIn = pathGuards(p, policy, subject);
+    const ruled = applies
+      .filter(
+        (r) => r.rule.pattern === undefined && (r.rule.path === undefined || pathMatches(r.rule, p, policy)),
+      )
+      .map((r) => verdictOf(r, subject));
+    verdicts.push(strictest([...builtIn, ...ruled], policy, subject));
+  }
+  for (const pattern of request.patterns) {
+    const subject = `pattern ${JSON.stringify(pattern)}`;
+    const ruled = applies
+      .filter((r) => r.rule.path === undefined)
+      .filter((r) => r.rule.pattern === undefined || textGlob(r.rule.pattern).test(pattern))
+      .map((r) => verdictOf(r, subject));
+    verdicts.push(strictest(ruled, policy, subject));
+  }
+  if (verdicts.length === 0) {
+    verdicts.push(
+      strictest(
+        callLevel.map((r) => verdictOf(r, "the call")),
+        policy,
+        "the call",
+      ),
+    );
+  }
+  const decided = verdicts.reduce((a, b) => (SEVERITY[b.effect] > SEVERITY[a.effect] ? b : a));
+  return {
+    effect: decided.effect,
+    decidedBy: decided.rule ? { origin: decided.origin, rule: decided.rule } : { origin: decided.origin },
+    subject: decided.subject,
+    message: describe(request, decided),
+  };
+}
+
+/** The rule that denies every call of this tool, if any: such a tool is left out of the catalog. */
+export function deniedOutright(
+  tool: { name: string; namespace: string },
+  rules: readonly SourcedRule[],
+): SourcedRule | undefined {
+  return rules.find(
+    (r) =>
+      r.rule.effect === "deny" &&
+      r.rule.action === undefined &&
+      r.rule.pattern === undefined &&
+      r.rule.path === undefined &&
+      r.rule.param === undefined &&
+      toolMatches(r.rule, tool.name, tool.namespace),
+  );
+}
+
+function strictest(verdicts: Verdict[], policy: PermissionPolicy, subject: string): Verdict {
+  if (verdicts.length === 0)
+    return { effect: policy.defaultEffect, origin: "default (no rule applies)", subject };
+  return verdicts.reduce((a, b) => (SEVERITY[b.effect] > SEVERITY[a.effect] ? b : a));
+}
+
+function verdictOf(r: SourcedRule, subject: string): Verdict {
+  return { effect: r.rule.effect, origin: r.origin, rule: r.rule, subject };
+}
+
+function pathGuards(p: RequestPath, policy: PermissionPolicy, subject: string): Verdict[] {
+  if (p.problem !== undefined) return [{ effect: "deny", origin: `built-in: ${p.problem}`, subject }];
+  const out: Verdict[] = [];
+  if (policy.workspaceBoundary && !p.inside) {
+    out.push({
+      effect: "deny",
+      origin: "built-in: workspace boundary (permissions.workspaceBoundary)",
+      subject,
+    });
+  }
+  const names = [path.basename(p.real), path.basename(p.lexical)].map((n) => n.normalize("NFC"));
+  if (policy.askFiles.some((glob) => names.some((n) => pathGlob(glob, true)(n)))) {
+    out.push({ effect: "ask", origin: "built-in: sensitive file (permissions.askFiles)", subject });
+  }
+  return out;
+}
+
+function callMatches(rule: PermissionRule, request: PermissionRequest): boolean {
+  if (
+    (rule.tool !== undefined || rule.namespace !== undefined) &&
+    !toolMatches(rule, request.tool, request.namespace)
+  )
+    return false;
+  if (rule.action !== undefined && (request.action === undefined || !nameGlob(rule.action)(request.action)))
+    return false;
+  if (rule.param !== undefined && !paramMatches(rule.param, request.args)) return false;
+  return true;
+}
+
+function toolMatches(rule: PermissionRule, name: string, namespace: string): boolean {
+  if (rule.tool !== undefined) {
+    const subject = rule.tool.includes("/") ? `${namespace}/${name}` : name;
+    if (!nameGlob(rule.tool)(subject)) return false;
+  }
+  if (rule.namespace !== undefined && !nameGlob(rule.namespace)(namespace)) return false;
+  return true;
+}
+
+/**
+ * Deny and ask rules match case-insensitively, and against the path as written as well as the
+ * resolved one: they fail closed. Allow rules match only the resolved path, folding case only
+ * where the filesystem does, so an allow never reaches a file other than the one it names.
+ */
+function pathMatches(rule: PermissionRule, p: RequestPath, policy: PermissionPolicy): boolean {
+  if (p.problem !== undefined || rule.path === undefined) return false;
+  const strict = rule.effect === "allow";
+  const nocase = strict ? policy.caseInsensitive : true;
+  const match = pathGlob(rule.path, nocase);
+  const absoluteGlob = rule.path.startsWith("/");
+  const candidates = strict ? [p.real] : [p.real, p.lexical];
+  return candidates.some((c) => {
+    const normal = c.normalize("NFC");
+    if (absoluteGlob) return match(normal);
+    const rel = c === p.real ? p.relative : p.lexicalRelative;
+    return rel !== undefined && match(rel.normalize("NFC"));
+  });
+}
+
+function paramMatches(param: NonNullable<PermissionRule["param"]>, args: unknown): boolean {
+  const found = atPointer(args, param.pointer);
+  if (!found.ok) return false;
+  const values = Array.isArray(found.value) ? found.value : [found.value];
+  return values.some((value) => {
+    if (param.enum !== undefined) return param.enum.some((e) => JSON.stringify(e) === JSON.stringify(value));
+    if (typeof value === "object" && value !== null) return false;
+    const text = String(value);
+    if (param.glob !== undefined) return textGlob(param.glob).test(text);
+    return param.regex !== undefined && new RegExp(param.regex, "u").test(text);
+  });
+}
+
+export function atPointer(value: unknown, pointer: string): { ok: true; value: unknown } | { ok: false } {
+  if (pointer === "") return { ok: true, value };
+  let node = value;
+  for (const raw of pointer.slice(1).split("/")) {
+    const key = raw.replace(/~1/g, "/").replace(/~0/g, "~");
+    if (node === null || typeof node !== "object" || !Object.hasOwn(node, key)) return { ok: false };
+    node = (node as Record<string, unknown>)[key];
+  }
+  return { ok: true, value: node };
+}
+
+function describe(request: PermissionRequest, v: Verdict): string {
+  const what = `${request.tool}${request.action ? ` (${request.action})` : ""}`;
+  const why = v.rule?.reason ? `: ${v.rule.reason}` : "";
+  if (v.effect === "allow") return `${what} allowed by ${v.origin}`;
+  const verb = v.effect === "deny" ? "denied" : "needs approval";
+  return `${what} ${verb} for ${v.subject} by ${v.origin}${why}`;
+}

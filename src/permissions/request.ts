@@ -1,0 +1,60 @@
+import path from "node:path";
+import type { AnyTool } from "../declare/types.js";
+import type { PermissionRequest, RequestPath } from "./evaluate.js";
+import { isInside, PathError, resolvePath } from "./paths.js";
+
+export interface RequestEnv {
+  cwd: string;
+  workspace: string;
+  /** Directories treated as inside the boundary besides the workspace (added dirs, the spill store). */
+  extraRoots: readonly string[];
+}
+
+/**
+ * Gathers what a decision needs from a tool and its validated arguments: the declared action, its
+ * patterns and its paths, each path resolved (`..`, symlinks, NFC, case) before any rule sees it.
+ * This is the impure half (it touches the filesystem); evaluatePermission is the pure half.
+ */
+export function buildPermissionRequest(
+  tool: AnyTool,
+  namespace: string,
+  args: unknown,
+  env: RequestEnv,
+): PermissionRequest {
+  const declared = tool.host.permission;
+  const patterns = declared?.patterns ? declared.patterns(args) : [];
+  const paths = declared?.paths ? declared.paths(args) : [];
+  const request: PermissionRequest = {
+    tool: tool.name,
+    namespace,
+    patterns: patterns.map(String),
+    paths: paths.map((p) => resolveRequestPath(p, env)),
+    args,
+  };
+  if (declared?.action !== undefined) request.action = declared.action;
+  return request;
+}
+
+export function resolveRequestPath(input: string, env: RequestEnv): RequestPath {
+  try {
+    const resolved = resolvePath(input, env.cwd, env.workspace);
+    const root = resolvePath(env.workspace, env.workspace, env.workspace).real;
+    const inside =
+      resolved.inside ||
+      env.extraRoots.some((extra) => isInside(resolved.real, resolvePath(extra, env.cwd, extra).real));
+    const out: RequestPath = { input, lexical: resolved.absolute, real: resolved.real, inside };
+    if (resolved.inside) out.relative = toPosix(path.relative(root, resolved.real));
+    const lexicalRel = path.relative(path.resolve(env.workspace), resolved.absolute);
+    if (!lexicalRel.startsWith("..") && !path.isAbsolute(lexicalRel))
+      out.lexicalRelative = toPosix(lexicalRel);
+    return out;
+  } catch (error) {
+    if (!(error instanceof PathError)) throw error;
+    const shown = String(input);
+    return { input: shown, lexical: shown, real: shown, inside: false, problem: error.message };
+  }
+}
+
+function toPosix(p: string): string {
+  return p.split(path.sep).join("/");
+}
