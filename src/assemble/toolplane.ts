@@ -4,6 +4,7 @@ import { projectTool } from "../declare/project.js";
 import type { AnyTool } from "../declare/types.js";
 import { GLOBAL_LAYER, Registry, type Snapshot } from "../register/index.js";
 import { type Catalog, type ProviderName, renderCatalog } from "../render/index.js";
+import { builtinProvider } from "../tools/index.js";
 import { parseScopeChain } from "./scope.js";
 
 export interface ToolplaneOptions extends LoadOptions {
@@ -29,6 +30,7 @@ export class Toolplane {
 
   static async open(options: ToolplaneOptions): Promise<Toolplane> {
     const plane = new Toolplane(loadConfig(options), parseScopeChain(options.scope));
+    plane.tools.register(GLOBAL_LAYER, builtinProvider());
     plane.tools.register(GLOBAL_LAYER, ticketProvider());
     return plane;
   }
