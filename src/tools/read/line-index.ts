@@ -1,10 +1,11 @@
 import type { FileHandle } from "node:fs/promises";
+import { type NewlineCounter, SCAN_BUFFER_BYTES, withNewlineCounter } from "./count-newlines.js";
 import type { TextEncoding } from "./sniff.js";
 
 /** Bytes per index chunk: finding a line reads at most one chunk past the lookup. */
 export const CHUNK_BYTES = 64 * 1024;
 /** Bytes read per system call while extending the index (a multiple of CHUNK_BYTES). */
-const SCAN_BYTES = 16 * CHUNK_BYTES;
+const SCAN_BYTES = SCAN_BUFFER_BYTES;
 /** Line starts remembered from earlier pages, so paging forward starts where the last page ended. */
 const MAX_HINTS = 64;
 
@@ -63,7 +64,7 @@ export class LineIndex {
   /** Number of lines: newlines, plus one for a last line without a newline. Scans to the end. */
   lineCount(fh: FileHandle): Promise<number> {
     return this.serial(async () => {
-      while (!this.complete) await this.extend(fh);
+      await this.scanUntil(fh, () => false);
       const newlines = this.newlinesIndexed();
       if (this.size <= this.base) return 0;
       const last = Buffer.alloc(this.width);
@@ -94,7 +95,7 @@ export class LineIndex {
     const hinted = this.hints.get(n);
     if (hinted !== undefined) return hinted;
     const need = n - 1;
-    while (this.newlinesIndexed() < need && !this.complete) await this.extend(fh);
+    await this.scanUntil(fh, () => this.newlinesIndexed() >= need);
     if (this.newlinesIndexed() < need) return undefined;
     // smallest chunk whose running count reaches `need`
     let lo = 0;
@@ -117,19 +118,56 @@ export class LineIndex {
     throw new Error("the file changed while it was being read: read it again");
   }
 
-  /** Scans the next SCAN_BYTES past the indexed prefix and records newlines per chunk. */
-  private async extend(fh: FileHandle): Promise<void> {
-    const start = this.base + this.chunks * CHUNK_BYTES;
-    const len = Math.min(SCAN_BYTES, this.size - start);
-    const buf = Buffer.allocUnsafe(len);
-    const got = await readFully(fh, buf, start);
+  /**
+   * Extends the index block by block until `done()`. Two buffers: the next block is read (on
+   * libuv's thread pool) while this one is counted, so reading and counting overlap. The buffers
+   * live for one scan: a fresh buffer per block would leave ~1 GiB of garbage on a deep read.
+   */
+  private async scanUntil(fh: FileHandle, done: () => boolean): Promise<void> {
+    if (done() || this.complete) return;
+    await withNewlineCounter(async (counter) => {
+      const { buffers } = counter;
+      let at = this.base + this.chunks * CHUNK_BYTES;
+      let pending = this.readBlock(fh, buffers[0], at);
+      let inFlight: Promise<unknown> | undefined;
+      try {
+        for (let i = 1; ; i++) {
+          const { buf, got } = await pending;
+          at += got;
+          const more = at < this.size;
+          if (more) inFlight = pending = this.readBlock(fh, buffers[i % 2]!, at);
+          else inFlight = undefined;
+          this.record(buf, got, counter);
+          if (!more || done()) return;
+        }
+      } finally {
+        // the caller closes the file next and the buffers are reused: let the last read land
+        await inFlight?.catch(() => undefined);
+      }
+    });
+  }
+
+  private async readBlock(
+    fh: FileHandle,
+    scratch: Buffer,
+    at: number,
+  ): Promise<{ buf: Buffer; got: number }> {
+    const len = Math.min(SCAN_BYTES, this.size - at);
+    const buf = scratch.subarray(0, len);
+    const got = await readFully(fh, buf, at);
     if (got < len) throw new Error("the file shrank while it was being read: read it again");
+    return { buf, got };
+  }
+
+  /** Records the newlines of one scanned block that starts where the index ends. */
+  private record(buf: Buffer, got: number, counter: NewlineCounter): void {
     const nChunks = Math.ceil(got / CHUNK_BYTES);
     this.grow(this.chunks + nChunks);
     const counts = new Float64Array(nChunks);
     if (this.width === 1) {
-      const byte = this.unit[0]!;
-      for (let p = buf.indexOf(byte); p !== -1; p = buf.indexOf(byte, p + 1)) counts[p >>> 16]!++;
+      for (let c = 0; c < nChunks; c++) {
+        counts[c] = counter.count(buf, c * CHUNK_BYTES, Math.min(got, (c + 1) * CHUNK_BYTES));
+      }
     } else {
       for (let p = this.find(buf, 0, got); p !== -1; p = this.find(buf, p + 2, got)) {
         counts[Math.floor(p / CHUNK_BYTES)]!++;

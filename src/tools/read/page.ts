@@ -79,8 +79,11 @@ export async function readPage(
       const segLen = segEnd - off;
       if (keptLen < keepBudget && segLen > 0) {
         const take = Math.min(segLen, keepBudget - keptLen);
-        kept.push(Buffer.from(block.subarray(off, off + take)));
+        // a view, not a copy: the common line lies in one block and is decoded before the next read
+        kept.push(block.subarray(off, off + take));
         keptLen += take;
+        // ...but a line that spans blocks must keep its bytes before the block is refilled
+        if (nl === -1) kept[kept.length - 1] = Buffer.from(kept[kept.length - 1]!);
       }
       if (segLen >= width) endsWithCR = isCR(block, segEnd - width, width, encoding);
       lineBytes += segLen;
@@ -93,7 +96,7 @@ export async function readPage(
     }
     if (lineBytes === 0 && !terminated) break; // the file shrank under us
     const crlf = terminated && endsWithCR;
-    let text = decoder.decode(Buffer.concat(kept, keptLen));
+    let text = decoder.decode(kept.length === 1 ? kept[0] : Buffer.concat(kept, keptLen));
     const whole = keptLen === lineBytes;
     if (whole && crlf) text = text.slice(0, -1);
     const isCut = !whole || text.length > limits.lineMaxChars;
