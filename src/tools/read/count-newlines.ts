@@ -5,7 +5,7 @@
  * no wasm toolchain becomes a dependency; where SIMD is missing, the indexOf loop is used.
  *
  *   (module
- *     (memory (export "mem") 33)                       ;; two 1 MiB scan buffers
+ *     (memory (export "mem") 17)                       ;; two 512 KiB scan buffers
  *     (func (export "count") (param $p i32) (param $end i32) (result i32)
  *       (local $n i32) (local $nl v128)
  *       (local.set $nl (i8x16.splat (i32.const 10)))
@@ -19,10 +19,10 @@
  *       (local.get $n)))
  */
 const MODULE_BASE64 =
-  "AGFzbQEAAAABBwFgAn9/AX8DAgEABQMBACEHDwIFY291bnQAAANtZW0CAApvAW0CAX8Be0EK/Q8hAwJAA0AgACABTw0BIAIgAP0ABAAgA/0j/WRpaiECIAIgAP0ABBAgA/0j/WRpaiECIAIgAP0ABCAgA/0j/WRpaiECIAIgAP0ABDAgA/0j/WRpaiECIABBwABqIQAMAAsLIAIL";
+  "AGFzbQEAAAABBwFgAn9/AX8DAgEABQMBABEHDwIFY291bnQAAANtZW0CAApvAW0CAX8Be0EK/Q8hAwJAA0AgACABTw0BIAIgAP0ABAAgA/0j/WRpaiECIAIgAP0ABBAgA/0j/WRpaiECIAIgAP0ABCAgA/0j/WRpaiECIAIgAP0ABDAgA/0j/WRpaiECIABBwABqIQAMAAsLIAIL";
 
 /** Bytes of each scan buffer; a multiple of 64. */
-export const SCAN_BUFFER_BYTES = 1024 * 1024;
+export const SCAN_BUFFER_BYTES = 512 * 1024;
 
 // The part of the WebAssembly API used here (the project's lib settings do not declare it).
 interface WasmApi {
@@ -51,7 +51,7 @@ export interface NewlineCounter {
 
 const idle: NewlineCounter[] = [];
 /** Idle counters kept for the next scan: wasm memory is freed only by a full GC, so reuse bounds it. */
-const MAX_IDLE = 2;
+const MAX_IDLE = 1;
 
 /** Runs `scan` with a counter of its own: concurrent scans of two files never share buffers. */
 export async function withNewlineCounter<T>(scan: (counter: NewlineCounter) => Promise<T>): Promise<T> {

@@ -1,4 +1,5 @@
 import type { FileHandle } from "node:fs/promises";
+import { withBlock } from "./blocks.js";
 import { type NewlineCounter, SCAN_BUFFER_BYTES, withNewlineCounter } from "./count-newlines.js";
 import type { TextEncoding } from "./sniff.js";
 
@@ -108,12 +109,16 @@ export class LineIndex {
     const before = lo === 0 ? 0 : this.cumulative[lo - 1]!;
     const start = this.base + lo * CHUNK_BYTES;
     const len = Math.min(CHUNK_BYTES, this.size - start);
-    const buf = Buffer.allocUnsafe(len);
-    const got = await readFully(fh, buf, start);
-    let k = need - before;
-    for (let p = this.find(buf, 0, got); p !== -1; p = this.find(buf, p + this.width, got)) {
-      if (--k === 0) return start + p + this.width;
-    }
+    const found = await withBlock(async (block) => {
+      const buf = block.subarray(0, len);
+      const got = await readFully(fh, buf, start);
+      let k = need - before;
+      for (let p = this.find(buf, 0, got); p !== -1; p = this.find(buf, p + this.width, got)) {
+        if (--k === 0) return start + p + this.width;
+      }
+      return undefined;
+    });
+    if (found !== undefined) return found;
     // the file changed under a cached index: the caller's version check will rebuild it
     throw new Error("the file changed while it was being read: read it again");
   }

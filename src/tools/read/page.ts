@@ -1,8 +1,7 @@
 import type { FileHandle } from "node:fs/promises";
+import { BLOCK_BYTES, withBlock } from "./blocks.js";
 import { newlineUnit } from "./line-index.js";
 import type { TextEncoding } from "./sniff.js";
-
-const BLOCK_BYTES = 64 * 1024;
 
 export interface PageLimits {
   maxLines: number;
@@ -40,7 +39,18 @@ const DECODER_LABEL: Record<TextEncoding, string> = {
  * keeps only what will be shown and skips the rest, so a 5 MB minified line costs one pass of
  * `indexOf`, not 5 MB of string.
  */
-export async function readPage(
+export function readPage(
+  fh: FileHandle,
+  start: number,
+  size: number,
+  encoding: TextEncoding,
+  limits: PageLimits,
+): Promise<Page> {
+  return withBlock((block) => readPageInto(block, fh, start, size, encoding, limits));
+}
+
+async function readPageInto(
+  block: Buffer,
   fh: FileHandle,
   start: number,
   size: number,
@@ -51,7 +61,6 @@ export async function readPage(
   const decoder = new TextDecoder(DECODER_LABEL[encoding]);
   // enough bytes for lineMaxChars UTF-16 code units in any of the encodings, plus a CR
   const keepBudget = limits.lineMaxChars * 4 + 4;
-  const block = Buffer.allocUnsafe(BLOCK_BYTES);
   let blockStart = 0;
   let blockLen = 0;
   const page: Page = { lines: [], cut: [], crlf: [], end: start, terminated: true };

@@ -141,6 +141,8 @@ export async function readPath(
     });
     const next = offset + page.lines.length;
     const atEnd = page.end >= size;
+    // both ends of a served page: re-reading it, or reading on, needs no chunk lookup
+    index.remember(offset, start);
     if (!atEnd) index.remember(next, page.end);
     const number = (i: number) => offset + i;
     return {
