@@ -322,3 +322,22 @@ describe("read: paging", () => {
     expect(readFileSync(file).length).toBe(12_800_000);
   });
 });
+
+describe("read: abort", () => {
+  it("an aborted deep read stops, and what it scanned is kept for the next read", async () => {
+    const { dir, ctx } = setup();
+    const file = path.join(dir, "long.txt");
+    writeFileSync(file, `${"q".repeat(31)}\n`.repeat(200_000)); // 6.4 MB: several scan blocks
+    const controller = new AbortController();
+    controller.abort();
+    await expect(
+      readPath({ path: "long.txt", offset: 190_000 }, { ...ctx, signal: controller.signal }),
+    ).rejects.toThrow(/abort/i);
+    const partial = peekIndex(file)?.scannedBytes ?? 0;
+    expect(partial).toBeGreaterThan(0);
+    expect(partial).toBeLessThan(6_400_000);
+    expect(await readPath({ path: "long.txt", offset: 190_000, limit: 1 }, ctx)).toMatchObject({
+      lines: ["q".repeat(31)],
+    });
+  });
+});

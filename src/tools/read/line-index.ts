@@ -58,14 +58,14 @@ export class LineIndex {
    * Byte offset where line `n` (1-based) starts, or undefined when the file has fewer than n - 1
    * newlines. The line exists when the offset is below `size`.
    */
-  lineStart(fh: FileHandle, n: number): Promise<number | undefined> {
-    return this.serial(() => this.findLineStart(fh, n));
+  lineStart(fh: FileHandle, n: number, signal?: AbortSignal): Promise<number | undefined> {
+    return this.serial(() => this.findLineStart(fh, n, signal));
   }
 
   /** Number of lines: newlines, plus one for a last line without a newline. Scans to the end. */
-  lineCount(fh: FileHandle): Promise<number> {
+  lineCount(fh: FileHandle, signal?: AbortSignal): Promise<number> {
     return this.serial(async () => {
-      await this.scanUntil(fh, () => false);
+      await this.scanUntil(fh, () => false, signal);
       const newlines = this.newlinesIndexed();
       if (this.size <= this.base) return 0;
       const last = Buffer.alloc(this.width);
@@ -91,12 +91,12 @@ export class LineIndex {
     return this.chunks === 0 ? 0 : this.cumulative[this.chunks - 1]!;
   }
 
-  private async findLineStart(fh: FileHandle, n: number): Promise<number | undefined> {
+  private async findLineStart(fh: FileHandle, n: number, signal?: AbortSignal): Promise<number | undefined> {
     if (n <= 1) return this.base;
     const hinted = this.hints.get(n);
     if (hinted !== undefined) return hinted;
     const need = n - 1;
-    await this.scanUntil(fh, () => this.newlinesIndexed() >= need);
+    await this.scanUntil(fh, () => this.newlinesIndexed() >= need, signal);
     if (this.newlinesIndexed() < need) return undefined;
     // smallest chunk whose running count reaches `need`
     let lo = 0;
@@ -128,7 +128,7 @@ export class LineIndex {
    * libuv's thread pool) while this one is counted, so reading and counting overlap. The buffers
    * live for one scan: a fresh buffer per block would leave ~1 GiB of garbage on a deep read.
    */
-  private async scanUntil(fh: FileHandle, done: () => boolean): Promise<void> {
+  private async scanUntil(fh: FileHandle, done: () => boolean, signal?: AbortSignal): Promise<void> {
     if (done() || this.complete) return;
     await withNewlineCounter(async (counter) => {
       const { buffers } = counter;
@@ -144,6 +144,8 @@ export class LineIndex {
           else inFlight = undefined;
           this.record(buf, got, counter);
           if (!more || done()) return;
+          // what was scanned stays in the index: a retry resumes here
+          signal?.throwIfAborted();
         }
       } finally {
         // the caller closes the file next and the buffers are reused: let the last read land

@@ -57,7 +57,7 @@ export type ReadValue = TextPage | DirectoryPage | MediaValue;
 
 export async function readPath(
   args: ReadArgs,
-  ctx: Pick<ToolContext, "cwd" | "workspace" | "config">,
+  ctx: Pick<ToolContext, "cwd" | "workspace" | "config"> & { signal?: AbortSignal },
 ): Promise<ReadValue> {
   const target = workspacePath(args.path, ctx);
   const offset = args.offset ?? 1;
@@ -114,7 +114,7 @@ export async function readPath(
       };
     }
     const index = facts.index as LineIndex;
-    const start = await index.lineStart(fh, offset);
+    const start = await index.lineStart(fh, offset, ctx.signal);
     if (start === undefined || start >= size) {
       if (offset === 1) {
         return {
@@ -129,7 +129,7 @@ export async function readPath(
           totalLines: 0,
         };
       }
-      const total = await index.lineCount(fh);
+      const total = await index.lineCount(fh, ctx.signal);
       throw new FileToolError(
         `offset ${offset} is past the end of ${target.shown}: it has ${total} line${total === 1 ? "" : "s"}`,
       );
