@@ -31,6 +31,7 @@ import {
   type ProviderName,
   RenderMemo,
 } from "../render/index.js";
+import { builtinProvider } from "../tools/index.js";
 import { skillTool } from "../tools/skill.js";
 import { parseScopeChain } from "./scope.js";
 
@@ -93,8 +94,7 @@ export class Toolplane {
   static async open(options: ToolplaneOptions): Promise<Toolplane> {
     const session = options.session ?? `session-${randomBytes(6).toString("hex")}`;
     const plane = new Toolplane(loadConfig(options), parseScopeChain(options.scope), options, session);
-    const builtin = [skillTool(() => plane.skillsView())];
-    plane.tools.register(GLOBAL_LAYER, { name: "builtin", rank: 0, enumerate: () => builtin });
+    plane.tools.register(GLOBAL_LAYER, builtinProvider([skillTool(() => plane.skillsView())]));
     plane.tools.register(GLOBAL_LAYER, ticketProvider());
     const servers = plane.config.get("mcp.servers") as Record<string, McpServerConfig>;
     plane.mcp = registerMcpServers(plane.tools, servers, options.log ? { log: options.log } : {});

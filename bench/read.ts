@@ -1,0 +1,242 @@
+import { spawnSync } from "node:child_process";
+import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
+import { clearIndexCache, peekIndex } from "../src/tools/read/index-cache.js";
+import { readPath } from "../src/tools/read/read-path.js";
+import { emit, type Figure, median, peakRssMiB, progress, round, timeRuns } from "./lib.js";
+import { peerRead } from "./peer.js";
+
+const GiB = 1024 ** 3;
+const MiB = 1024 ** 2;
+
+/** ~1 MiB of source-like lines of varied length (8 to 120 bytes), repeated to fill the file. */
+function sampleBlock(): { block: Buffer; lines: number } {
+  const out: string[] = [];
+  let bytes = 0;
+  let seed = 42;
+  for (let i = 0; bytes < MiB - 200; i++) {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    const width = 8 + (seed % 113);
+    const line = `  const v${i} = call(${i}, "${"abcdefghij".repeat(12)}");`.slice(0, width);
+    out.push(line);
+    bytes += line.length + 1;
+  }
+  return { block: Buffer.from(`${out.join("\n")}\n`), lines: out.length };
+}
+
+function writeFile(file: string, size: number, block: Buffer): number {
+  const fd = openSync(file, "w");
+  let written = 0;
+  while (written + block.length <= size) {
+    writeSync(fd, block);
+    written += block.length;
+    progress(`writing ${file}: ${Math.round(written / MiB)} MiB`);
+  }
+  closeSync(fd);
+  return written;
+}
+
+/** The reader DeepSeek Harness and OpenCode have: on every call, count lines from the start. */
+function naiveRead(file: string, offset: number, limit: number): string[] {
+  const fd = openSync(file, "r");
+  const buf = Buffer.allocUnsafe(MiB);
+  let line = 1;
+  let pos = 0;
+  const lines: string[] = [];
+  let carry = "";
+  try {
+    for (;;) {
+      const n = readSync(fd, buf, 0, buf.length, pos);
+      if (n === 0) return lines;
+      let from = 0;
+      for (let nl = buf.indexOf(10, 0); nl !== -1 && nl < n; nl = buf.indexOf(10, from)) {
+        if (line >= offset) {
+          lines.push(carry + buf.toString("utf8", from, nl));
+          carry = "";
+          if (lines.length === limit) return lines;
+        }
+        line++;
+        from = nl + 1;
+      }
+      if (line >= offset) carry += buf.toString("utf8", from, n);
+      pos += n;
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The baseline runs in its own process, so its buffers do not count in the reader's peak RSS. */
+function naiveInChild(file: string, offset: number, limit: number): { times: number[]; page: string } {
+  const args = [fileURLToPath(import.meta.url), "--naive", file, String(offset), String(limit)];
+  const r = spawnSync(process.execPath, args, { encoding: "utf8", maxBuffer: 64 * MiB });
+  if (r.status !== 0) throw new Error(`the naive reader failed: ${r.stderr}`);
+  return JSON.parse(r.stdout);
+}
+
+async function naiveChild(file: string, offset: number, limit: number): Promise<void> {
+  const times = await timeRuns(() => naiveRead(file, offset, limit), 5, 1);
+  process.stdout.write(JSON.stringify({ times, page: naiveRead(file, offset, limit).join("\n") }));
+}
+
+/** Wall time of a process in ms (spawnSync), median of `reps`. */
+function processMs(cmd: string, args: string[], reps: number): number {
+  const times: number[] = [];
+  for (let i = 0; i < reps + 1; i++) {
+    const t0 = performance.now();
+    const r = spawnSync(cmd, args, { stdio: "ignore" });
+    if (r.status !== 0) throw new Error(`${cmd} failed`);
+    if (i > 0) times.push(performance.now() - t0);
+  }
+  return median(times);
+}
+
+/** Writes the test files in a child process, so that their generation is not in the reader's peak RSS. */
+function generate(dir: string): { big: string; small: string; bigSize: number; totalLines: number } {
+  const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url), "--generate", dir], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  if (r.status !== 0) throw new Error("generating the test files failed");
+  return JSON.parse(r.stdout);
+}
+
+function generateChild(dir: string): void {
+  const { block, lines: perBlock } = sampleBlock();
+  const big = path.join(dir, "big.txt");
+  const small = path.join(dir, "small.txt");
+  const bigSize = writeFile(big, GiB, block);
+  writeFile(small, MiB, block);
+  const totalLines = (bigSize / block.length) * perBlock;
+  process.stdout.write(JSON.stringify({ big, small, bigSize, totalLines }));
+}
+
+async function main() {
+  const dir = mkdtempSync(path.join(tmpdir(), "tp-bench-read-"));
+  try {
+    const { big, small, bigSize, totalLines } = generate(dir);
+    // bring the file into the page cache so every reader below starts from the same place
+    processMs("cat", [big], 0);
+    const ctx = { cwd: dir, workspace: dir, config: {} };
+
+    // 1. first page: the cost must not depend on the file's size
+    // alternated, so that JIT warm-up and machine load fall on both sides alike
+    const firstSmall: number[] = [];
+    const firstBig: number[] = [];
+    for (let i = 0; i < 43; i++) {
+      const a = await timeRuns(() => readPath({ path: "small.txt" }, ctx), 1, 0);
+      const b = await timeRuns(() => readPath({ path: "big.txt" }, ctx), 1, 0);
+      if (i >= 3) {
+        firstSmall.push(a[0]!);
+        firstBig.push(b[0]!);
+      }
+    }
+    const firstRatio = median(firstBig) / median(firstSmall);
+
+    // 2. cold page at 90% depth: scanning speed against wc -l over the same bytes
+    const deep = Math.floor(totalLines * 0.9);
+    const cold: number[] = [];
+    let scanned = 0;
+    for (let i = 0; i < 5; i++) {
+      clearIndexCache();
+      const t0 = performance.now();
+      const v = await readPath({ path: "big.txt", offset: deep }, ctx);
+      cold.push(performance.now() - t0);
+      if (v.kind !== "file" || v.lines.length === 0) throw new Error("deep page came back wrong");
+      scanned = peekIndex(big)?.scannedBytes ?? 0;
+    }
+    const ourBps = scanned / (median(cold) / 1000);
+    const wcMs = processMs("wc", ["-l", big], 7) - processMs("true", [], 7);
+    const wcBps = bigSize / (wcMs / 1000);
+
+    // 3. the same page, warm, against a reader that scans from the start every call
+    const warm = await timeRuns(() => readPath({ path: "big.txt", offset: deep }, ctx), 50, 2);
+    // other pages inside the indexed part: a lookup in the counts plus one chunk read each
+    let probe = 0;
+    const indexed = await timeRuns(
+      () => {
+        probe = (probe + 7919) % 1000;
+        return readPath({ path: "big.txt", offset: Math.floor(totalLines * (0.3 + probe / 1700)) }, ctx);
+      },
+      50,
+      2,
+    );
+    const check = await readPath({ path: "big.txt", offset: deep }, ctx);
+    const pageLines = check.kind === "file" ? check.lines.length : 0;
+    const naive = naiveInChild(big, deep, pageLines);
+    const same = check.kind === "file" && check.lines.join("\n") === naive.page;
+    if (!same) throw new Error("the indexed page differs from the naive reader's page");
+
+    const figures: Figure[] = [
+      { name: "first page, 1 MiB file, median", value: round(median(firstSmall), 3), unit: "ms" },
+      { name: "first page, 1 GiB file, median", value: round(median(firstBig), 3), unit: "ms" },
+      {
+        name: "first page: 1 GiB / 1 MiB",
+        value: round(firstRatio, 2),
+        unit: "x",
+        goal: "<= 1.2",
+        ok: firstRatio <= 1.2,
+      },
+      {
+        name: "cold page at 90% depth, median",
+        value: round(median(cold), 1),
+        unit: "ms",
+        note: `${round(scanned / MiB, 0)} MiB scanned`,
+      },
+      { name: "cold scan speed", value: round(ourBps / 1e9, 2), unit: "GB/s" },
+      {
+        name: "wc -l speed (process time minus an empty process)",
+        value: round(wcBps / 1e9, 2),
+        unit: "GB/s",
+      },
+      {
+        name: "cold scan / wc -l",
+        value: round(ourBps / wcBps, 2),
+        unit: "x",
+        goal: ">= 0.5",
+        ok: ourBps / wcBps >= 0.5,
+      },
+      {
+        name: "warm page at 90% depth, median",
+        value: round(median(warm), 3),
+        unit: "ms",
+        goal: "<= 5",
+        ok: median(warm) <= 5,
+      },
+      {
+        name: "warm page elsewhere in the indexed part (random offsets 30-88%), median",
+        value: round(median(indexed), 3),
+        unit: "ms",
+        goal: "<= 5",
+        ok: median(indexed) <= 5,
+      },
+      { name: "scan-from-start reader, same page, median", value: round(median(naive.times), 1), unit: "ms" },
+      {
+        name: "scan-from-start / warm",
+        value: round(median(naive.times) / median(warm), 0),
+        unit: "x",
+        goal: ">= 100",
+        ok: median(naive.times) / median(warm) >= 100,
+      },
+      {
+        name: "peak RSS",
+        value: round(peakRssMiB(), 1),
+        unit: "MiB",
+        goal: "<= 64",
+        ok: peakRssMiB() <= 64,
+      },
+    ];
+    figures.push(...peerRead(big, small, deep));
+    emit({ bench: "read", figures });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[2] === "--generate") generateChild(process.argv[3]!);
+else if (process.argv[2] === "--naive")
+  await naiveChild(process.argv[3]!, Number(process.argv[4]), Number(process.argv[5]));
+else await main();

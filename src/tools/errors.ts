@@ -1,0 +1,27 @@
+/** A failure the model can act on: the message says what went wrong and what to do instead. */
+export class FileToolError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "FileToolError";
+  }
+}
+
+/** Turns a filesystem errno into one line that says what to do. */
+export function describeFsError(err: unknown, shown: string): FileToolError {
+  const code = (err as NodeJS.ErrnoException)?.code;
+  switch (code) {
+    case "ENOENT":
+      return new FileToolError(`${shown} does not exist: check the path (glob can find files by name)`);
+    case "EACCES":
+    case "EPERM":
+      return new FileToolError(`${shown} cannot be read: permission denied`);
+    case "ELOOP":
+      return new FileToolError(`${shown} is a symlink loop: it never reaches a real file`);
+    case "ENOTDIR":
+      return new FileToolError(`${shown}: a part of the path is a file, not a folder`);
+    case "EISDIR":
+      return new FileToolError(`${shown} is a folder`);
+    default:
+      return new FileToolError(`${shown}: ${(err as Error)?.message ?? String(err)}`);
+  }
+}

@@ -1,0 +1,103 @@
+import path from "node:path";
+import { z } from "zod";
+import { defineTool } from "../declare/index.js";
+import type { RenderedOutput, ToolContext } from "../declare/types.js";
+import { FileToolError } from "./errors.js";
+import { GLOB_MAX_RESULTS } from "./limits.js";
+import { runRg } from "./rg.js";
+import { workspacePath } from "./workspace-path.js";
+
+export const globParameters = z.object({
+  pattern: z
+    .string()
+    .min(1)
+    .describe(
+      'Glob of file paths, gitignore style: "*.ts" matches at any depth, "src/**/*.test.ts" from the folder searched',
+    ),
+  path: z.string().min(1).optional().describe("Folder to search in; default: the working directory"),
+});
+export type GlobArgs = z.output<typeof globParameters>;
+
+export const globOutput = z.object({
+  pattern: z.string(),
+  files: z.array(z.string()),
+  /** Matching files past the cap, counted but not listed. */
+  more: z.number().int(),
+});
+export type GlobValue = z.output<typeof globOutput>;
+
+export const GLOB_DESCRIPTION =
+  "Find files by name with a glob pattern. Returns up to 100 paths sorted by path, and how many " +
+  "more matched. Skips .gitignore'd files and .git. Not for searching file contents: use grep.";
+
+export function globTool() {
+  return defineTool({
+    name: "glob",
+    description: GLOB_DESCRIPTION,
+    parameters: globParameters,
+    output: { schema: globOutput, render: renderGlob },
+    execute: (args: GlobArgs, ctx: ToolContext) => glob(args, ctx),
+    concurrencySafe: true,
+    permission: { action: "search", patterns: (a) => [a.path ?? "."], paths: (a) => [a.path ?? "."] },
+    display: { title: "Find files", summarize: (a) => `glob ${a.pattern} in ${a.path ?? "."}` },
+  });
+}
+
+/**
+ * `rg --files --sort path` lists in a fixed order, so the first 100 are kept and the rest only
+ * counted: memory stays flat however many files match.
+ */
+export async function glob(
+  args: GlobArgs,
+  ctx: Pick<ToolContext, "cwd" | "workspace" | "config" | "signal">,
+): Promise<GlobValue> {
+  const target = workspacePath(args.path, ctx);
+  const cap = GLOB_MAX_RESULTS;
+  const run = runRg(
+    [
+      "--files",
+      "--sort=path",
+      "--hidden",
+      "--glob=!.git",
+      "--no-require-git",
+      `--glob=${args.pattern}`,
+      "--",
+      ".",
+    ],
+    target.real,
+    // only the listed paths are held; the rest are counted as they stream past
+    Number.MAX_SAFE_INTEGER,
+    ctx.signal,
+  );
+  const files: string[] = [];
+  let more = 0;
+  const prefix = path.relative(ctx.cwd, target.real);
+  const outside = prefix.startsWith("..") || path.isAbsolute(prefix);
+  for await (const line of run.lines()) {
+    if (files.length < cap) {
+      const rel = line.toString("utf8").replace(/^\.\//, "");
+      files.push(outside ? path.join(target.real, rel) : path.join(prefix, rel));
+    } else more++;
+  }
+  const { code, stderr } = await run.done;
+  if (ctx.signal?.aborted) throw new FileToolError("the search was aborted");
+  if (code === 2 && files.length === 0) {
+    const first = stderr.trim().split("\n")[0] ?? "";
+    throw new FileToolError(
+      /glob/i.test(stderr)
+        ? `invalid glob ${JSON.stringify(args.pattern)}: ${first}`
+        : `file search failed: ${first || "ripgrep exited with an error"}`,
+    );
+  }
+  return { pattern: args.pattern, files, more };
+}
+
+export function renderGlob(value: GlobValue): RenderedOutput {
+  if (value.files.length === 0) return `No files match ${JSON.stringify(value.pattern)}.`;
+  const lines = [...value.files];
+  if (value.more > 0) {
+    lines.push(`(${value.more} more files match; narrow the pattern or give a path to see them)`);
+    return { content: [{ type: "text", text: lines.join("\n") }], truncated: true };
+  }
+  return lines.join("\n");
+}

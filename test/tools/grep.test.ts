@@ -1,0 +1,133 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { grep, renderGrep } from "../../src/tools/grep.js";
+import { comparePaths, cutUtf8 } from "../../src/tools/search-order.js";
+import { tempDir, writeTree } from "../helpers/tmp.js";
+
+function project() {
+  const dir = tempDir("tp-grep-");
+  mkdirSync(path.join(dir, ".git"));
+  writeTree(dir, {
+    ".git/config": "needle in git\n",
+    ".gitignore": "ignored/\n",
+    "ignored/x.ts": "needle ignored\n",
+    "b.ts": "one\nneedle b2\nthree\nneedle b4\n",
+    "a.ts": "needle a1\n",
+    "a.b/z.ts": "needle in a.b\n",
+    "a/y.js": "Needle upper\nneedle a/y2\n",
+    "sub/deep/c.ts": "x\nx\nneedle c3\n",
+    ".hidden.ts": "needle hidden\n",
+  });
+  return { dir, ctx: { cwd: dir, workspace: dir, config: {}, signal: new AbortController().signal } };
+}
+
+const where = (v: Awaited<ReturnType<typeof grep>>) => v.matches.map((m) => `${m.path}:${m.line}`);
+
+describe("grep", () => {
+  it("orders by path then line, skips .git and ignored files, includes dotfiles", async () => {
+    const { ctx } = project();
+    const v = await grep({ pattern: "needle" }, ctx);
+    expect(where(v)).toEqual([
+      ".hidden.ts:1",
+      "a/y.js:2",
+      "a.b/z.ts:1",
+      "a.ts:1",
+      "b.ts:2",
+      "b.ts:4",
+      "sub/deep/c.ts:3",
+    ]);
+    expect(v).toMatchObject({ totalMatches: 7, filesWithMatches: 6, capped: false });
+    expect(renderGrep(v)).toContain("b.ts\n2: needle b2\n4: needle b4");
+  });
+
+  it("stops at the cap with the first matches by path, and counts the rest", async () => {
+    const { ctx } = project();
+    const v = await grep({ pattern: "needle" }, { ...ctx, config: { "grep.maxMatches": 3 } });
+    expect(where(v)).toEqual([".hidden.ts:1", "a/y.js:2", "a.b/z.ts:1"]);
+    expect(v).toMatchObject({ totalMatches: 7, capped: true, cap: 3 });
+    const r = renderGrep(v);
+    expect(typeof r !== "string" && r.truncated).toBe(true);
+    expect(JSON.stringify(r)).toContain("first 3 of 7 matching lines");
+  });
+
+  it("is deterministic when many files match in parallel", async () => {
+    const dir = tempDir("tp-grep-many-");
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 300; i++) files[`d${i % 7}/f${i}.txt`] = "hit\nmiss\nhit\n".repeat(3);
+    writeTree(dir, files);
+    const ctx = { cwd: dir, workspace: dir, config: {}, signal: new AbortController().signal };
+    const a = await grep({ pattern: "hit" }, ctx);
+    const b = await grep({ pattern: "hit" }, ctx);
+    expect(a.matches).toHaveLength(250);
+    expect(a).toEqual(b);
+    const keys = a.matches.map((m) => [m.path, m.line] as const);
+    const sorted = [...keys].sort((x, y) => comparePaths(x[0], y[0]) || x[1] - y[1]);
+    expect(keys).toEqual(sorted);
+    expect(a.totalMatches).toBe(300 * 6);
+  });
+
+  it("options: glob, path, case, literal", async () => {
+    const { ctx } = project();
+    expect(where(await grep({ pattern: "needle", glob: "*.js" }, ctx))).toEqual(["a/y.js:2"]);
+    expect(where(await grep({ pattern: "needle", ignore_case: true, glob: "*.js" }, ctx))).toEqual([
+      "a/y.js:1",
+      "a/y.js:2",
+    ]);
+    expect(where(await grep({ pattern: "needle", path: "sub" }, ctx))).toEqual(["sub/deep/c.ts:3"]);
+    expect(where(await grep({ pattern: "needle", path: "b.ts" }, ctx))).toEqual(["b.ts:2", "b.ts:4"]);
+    expect(where(await grep({ pattern: "a.b", literal: true }, ctx))).toEqual(["a.b/z.ts:1"]);
+  });
+
+  it("an invalid regex is a clear error", async () => {
+    const { ctx } = project();
+    await expect(grep({ pattern: "needle(" }, ctx)).rejects.toThrow(
+      /invalid regex "needle\(": .*unclosed group.*literal: true/,
+    );
+  });
+
+  it("no matches is an empty result, not an error", async () => {
+    const { ctx } = project();
+    const v = await grep({ pattern: "zzzz" }, ctx);
+    expect(v.matches).toEqual([]);
+    expect(renderGrep(v)).toBe('No matches for "zzzz".');
+  });
+
+  it("cuts long lines at 2,000 bytes on a character boundary, with a marker", async () => {
+    const { dir, ctx } = project();
+    writeTree(dir, { "long.txt": `needle ${"€".repeat(3000)}\n` });
+    const v = await grep({ pattern: "needle", path: "long.txt" }, ctx);
+    const m = v.matches[0]!;
+    expect(m.cut).toBe(true);
+    expect(m.text).not.toContain("\uFFFD");
+    expect(m.text).toMatch(/ … \[line cut: 9007 bytes in full\]$/);
+    expect(Buffer.byteLength(m.text.replace(/ … \[.*$/, ""))).toBeLessThanOrEqual(2000);
+  });
+
+  it("over the raw output cap it fails with advice, never parsing a cut stream", async () => {
+    const { dir, ctx } = project();
+    writeTree(dir, { "wide.txt": `needle ${"w".repeat(5000)}\n`.repeat(20) });
+    await expect(
+      grep({ pattern: "needle", path: "wide.txt" }, { ...ctx, config: { "results.rawMaxBytes": 20_000 } }),
+    ).rejects.toThrow(
+      /over 20000 bytes of output.*narrow it with a more specific pattern, a path, or a glob/,
+    );
+  });
+
+  it("a path outside the workspace is refused", async () => {
+    const { ctx } = project();
+    await expect(grep({ pattern: "x", path: ".." }, ctx)).rejects.toThrow(/outside the workspace/);
+  });
+});
+
+describe("search helpers", () => {
+  it("comparePaths orders component by component", () => {
+    const paths = ["a.b/z", "a/y", "a", "a/y/z", "ab", "a-c"];
+    expect([...paths].sort(comparePaths)).toEqual(["a", "a/y", "a/y/z", "a-c", "a.b/z", "ab"]);
+  });
+
+  it("cutUtf8 never splits a character", () => {
+    expect(cutUtf8("ab", 5)).toEqual({ text: "ab", cut: false });
+    expect(cutUtf8("€€", 4).text).toBe("€ … [line cut: 6 bytes in full]");
+  });
+});
