@@ -11,7 +11,7 @@ import { Toolplane } from "../src/assemble/index.js";
 import { defineTool } from "../src/declare/index.js";
 import type { AnyTool } from "../src/declare/types.js";
 import { registerMcpServers } from "../src/mcp/index.js";
-import { basicRun, createToolServer } from "../src/mcp/server/index.js";
+import { createToolServer } from "../src/mcp/server/index.js";
 import { GLOBAL_LAYER, Registry } from "../src/register/index.js";
 import { emit, type Figure, median, peakRssMiB, round, timeRuns } from "./lib.js";
 
@@ -60,15 +60,11 @@ async function roundTrip(): Promise<Figure[]> {
   const cwd = mkdtempSync(path.join(tmpdir(), "tp-bench-serve-"));
   const env = { HOME: cwd, PATH: process.env.PATH ?? "" };
   const args = { ticket_id: "T-1001", include_history: true };
-  // in process: the same tool, validated, executed and rendered by the same run function
+  // in process: the same tool through the same execution host that `serve` uses
   const plane = await Toolplane.open({ cwd, env });
-  const run = basicRun({
-    lookup: async (name) => (await plane.visibleTools()).find((t) => t.name === name),
-    context: { cwd, workspace: cwd, config: plane.config.ofKind("run-time") },
-    defaultTimeoutMs: 10_000,
-  });
+  const host = plane.host();
   const signal = new AbortController().signal;
-  const local = await timeRuns(() => run({ tool: "ticket_status", args }, signal), 2000, 200);
+  const local = await timeRuns(() => host.call({ tool: "ticket_status", args }, { signal }), 2000, 200);
   await plane.close();
   const client = new Client({ name: "bench", version: "1" });
   await client.connect(

@@ -21,7 +21,13 @@ import {
   type ToolErrorCode,
   type ToolResult,
 } from "../execute/index.js";
-import { type McpClients, type McpServerConfig, registerMcpServers } from "../mcp/index.js";
+import {
+  MCP_ACTIONS,
+  MCP_DEFAULT_RULES,
+  type McpClients,
+  type McpServerConfig,
+  registerMcpServers,
+} from "../mcp/index.js";
 import { deniedOutright, type PermissionPolicy, policyFromConfig } from "../permissions/index.js";
 import { GLOBAL_LAYER, Registry, type Resolved, type Snapshot } from "../register/index.js";
 import {
@@ -121,7 +127,15 @@ export class Toolplane {
 
   /** The permission policy of this configuration (pure data; see evaluatePermission). */
   policy(): PermissionPolicy {
-    return policyFromConfig(this.config.values, this.config.projectRoot);
+    const policy = policyFromConfig(this.config.values, this.config.projectRoot);
+    // Destructive MCP tools ask by default; any rule of the user's about that action replaces the default.
+    const userDecides = policy.rules.some((r) => r.rule.action === MCP_ACTIONS.destructive);
+    if (userDecides) return policy;
+    const defaults = MCP_DEFAULT_RULES.map((rule) => ({
+      rule: { ...rule },
+      origin: "the built-in default (destructive MCP tools ask)",
+    }));
+    return { ...policy, rules: [...policy.rules, ...defaults] };
   }
 
   /**

@@ -4,7 +4,6 @@ export { MCP_ACTIONS, MCP_DEFAULT_RULES, type McpToolOutput } from "./client/too
 export type { McpHttpConfig, McpServerConfig, McpStdioConfig } from "./config.js";
 export { qualifyToolNames, sanitise } from "./names.js";
 export {
-  basicRun,
   createToolServer,
   type HttpHandle,
   type McpToolEntry,

@@ -6,14 +6,16 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
+import { loadConfig } from "../../src/config/index.js";
 import { defineTool } from "../../src/declare/index.js";
 import type { AnyTool } from "../../src/declare/types.js";
+import { ExecutionHost, SpillStore } from "../../src/execute/index.js";
 import { registerMcpServers } from "../../src/mcp/index.js";
-import { basicRun, createToolServer, type PromptSource } from "../../src/mcp/server/index.js";
+import { createToolServer, type PromptSource } from "../../src/mcp/server/index.js";
 import { GLOBAL_LAYER, Registry } from "../../src/register/index.js";
 import { CLI } from "../helpers/cli.js";
 import { findLeaks } from "../helpers/leak.js";
-import { tempProject } from "../helpers/tmp.js";
+import { tempDir, tempProject } from "../helpers/tmp.js";
 import { sentinelTool, simpleTool } from "../helpers/tools.js";
 import { ctx, EVERYTHING, fake, until } from "./peers.js";
 
@@ -196,10 +198,26 @@ describe("toolplane serve --http", () => {
 
 describe("MCP server in process: list_changed and prompts", () => {
   async function connect(registry: Registry<AnyTool>, prompts: PromptSource[] = []) {
-    const lookup = async (name: string) => (await registry.snapshot()).get(name)?.entry;
+    const dir = tempDir("tp-mcp-host-");
+    const host = new ExecutionHost({
+      tools: async () => ({
+        tools: (await registry.snapshot()).entries.map((e) => ({ tool: e.entry, namespace: e.namespace })),
+      }),
+      config: loadConfig({ cwd: dir, env: { HOME: dir } }).ofKind("run-time"),
+      policy: {
+        rules: [],
+        defaultEffect: "allow",
+        workspaceBoundary: true,
+        askFiles: [],
+        caseInsensitive: false,
+      },
+      cwd: dir,
+      workspace: dir,
+      spill: new SpillStore(dir, "s"),
+    });
     const hub = await createToolServer({
       tools: async () => (await registry.snapshot()).entries.map((e) => e.entry),
-      run: basicRun({ lookup, context: { cwd: "/", workspace: "/", config: {} }, defaultTimeoutMs: 5000 }),
+      run: (call, signal) => host.call(call, { signal }),
       prompts: () => prompts,
       subscribe: (listener) => registry.on("invalidated", listener),
       debounceMs: 20,

@@ -1,5 +1,6 @@
 import type { Command } from "commander";
-import { basicRun, createToolServer, serveHttp, serveStdio } from "../../mcp/server/index.js";
+import type { ToolCall } from "../../execute/types.js";
+import { createToolServer, serveHttp, serveStdio } from "../../mcp/server/index.js";
 import { type CommonOptions, examples, openToolplane, say, UsageError, withCommon } from "../common.js";
 
 export function serveCommand(program: Command): void {
@@ -8,34 +9,27 @@ export function serveCommand(program: Command): void {
     .description(
       "serve this scope's tools (and user-invocable skills as prompts) over MCP: stdio, or Streamable HTTP",
     )
-    .option(
-      "--http <port>",
-      "serve Streamable HTTP on 127.0.0.1:PORT (0 picks a free port) instead of stdio",
-    );
+    .option("--http <port>", "serve Streamable HTTP on 127.0.0.1:PORT (0 picks a free port) instead of stdio")
+    .option("--yes", "approve every permission that asks (without it, an ask is denied)");
   withCommon(cmd);
   examples(cmd, [
     "toolplane serve",
     "toolplane serve --http 8765 --scope 'session-1>agent:reviewer'",
     'claude mcp add toolplane -- npx toolplane serve --cwd "$PWD"',
   ]);
-  cmd.action(async (opts: CommonOptions & { http?: string }) => {
+  cmd.action(async (opts: CommonOptions & { http?: string; yes?: boolean }) => {
     const port = opts.http === undefined ? undefined : Number(opts.http);
     if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65535)) {
       throw new UsageError(`--http needs a port number from 0 to 65535, got "${opts.http}"`);
     }
     const plane = await openToolplane(opts);
-    const lookup = async (name: string) => (await plane.visibleTools()).find((t) => t.name === name);
-    // TODO(lead): swap basicRun for the execution host's run (permissions, result limits, spill).
-    const run = basicRun({
-      lookup,
-      context: {
-        cwd: plane.config.cwd,
-        workspace: plane.config.projectRoot,
-        config: plane.config.ofKind("run-time"),
-        log: say,
-      },
-      defaultTimeoutMs: plane.config.get("tools.timeoutMs") as number,
+    // Every call goes through the execution host: permissions, validation, timeouts, limits, spill.
+    // An MCP client has its own approval UI, so asks are approved only with --yes.
+    const host = plane.host({
+      log: say,
+      ...(opts.yes ? { ask: async () => true } : {}),
     });
+    const run = (call: ToolCall, signal: AbortSignal) => host.call(call, { signal });
     const hub = await createToolServer({
       tools: () => plane.visibleTools(),
       run,

@@ -3,10 +3,10 @@ import { Surface, type ToolServerDeps } from "./surface.js";
 
 export { type HttpHandle, MCP_PATH, serveHttp } from "./http.js";
 export { PROMPT_ARGUMENT, type PromptList, type PromptSource } from "./prompts.js";
-export { type BasicRunOptions, basicRun, type RunCall } from "./run.js";
+
 export { SessionHub } from "./session.js";
 export { serveStdio } from "./stdio.js";
-export type { McpToolEntry, ToolServerDeps } from "./surface.js";
+export type { McpToolEntry, RunCall, ToolServerDeps } from "./surface.js";
 
 /** The hub every transport serves from; `prime` records the lists so later changes are detected. */
 export async function createToolServer(deps: ToolServerDeps): Promise<SessionHub> {

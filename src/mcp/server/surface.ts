@@ -1,9 +1,12 @@
 import { projectTool } from "../../declare/project.js";
 import type { AnyTool } from "../../declare/types.js";
+import type { ToolCall, ToolResult } from "../../execute/types.js";
 import { sha256 } from "../../util/hash.js";
 import type { PromptList, PromptSource } from "./prompts.js";
 import { promptListing } from "./prompts.js";
-import type { RunCall } from "./run.js";
+
+/** The one dependency the MCP server has on execution: run a call as the host does. */
+export type RunCall = (call: ToolCall, signal: AbortSignal) => Promise<ToolResult>;
 
 export interface McpToolEntry {
   name: string;
