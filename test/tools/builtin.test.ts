@@ -9,7 +9,7 @@ describe("builtin provider", () => {
     const plane = await Toolplane.open({ cwd: p.repo, env: p.env });
     const snapshot = await plane.toolSnapshot();
     const builtin = snapshot.entries.filter((e) => e.provider === "builtin").map((e) => e.name);
-    expect(builtin).toEqual(["read", "grep", "glob"]);
+    expect(builtin).toEqual(["read", "grep", "glob", "skill"]);
   });
 
   it("declares permissions with paths the permission layer can check, and read never spills", () => {
