@@ -1,12 +1,15 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
-import type { LanguageModelV3CallOptions, LanguageModelV3GenerateResult } from "@ai-sdk/provider";
 import { generateText, stepCountIs } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
 import { afterEach, describe, expect, it } from "vitest";
 import { aiSdkTools } from "../../src/adapters/ai-sdk.js";
 import { Toolplane } from "../../src/assemble/index.js";
 import { tempDir, tempProject } from "../helpers/tmp.js";
+
+// the model spec types, read off the mock (their package, @ai-sdk/provider, is not ours to import)
+type CallOptions = Parameters<MockLanguageModelV3["doGenerate"]>[0];
+type GenerateResult = Awaited<ReturnType<MockLanguageModelV3["doGenerate"]>>;
 
 const usage = {
   inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined },
@@ -16,7 +19,7 @@ const usage = {
 /** First step: one ticket_status call with `input`; second step: text quoting the tool result. */
 function scriptedModel(input: Record<string, unknown>) {
   return new MockLanguageModelV3({
-    doGenerate: async (options: LanguageModelV3CallOptions): Promise<LanguageModelV3GenerateResult> => {
+    doGenerate: async (options: CallOptions): Promise<GenerateResult> => {
       const last = options.prompt.at(-1);
       if (last?.role === "tool") {
         const part = last.content[0];
