@@ -3,6 +3,7 @@ import { writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { progress } from "../src/util/progress.js";
 import type { BenchReport } from "./lib.js";
 
 // Every bench is a file here that prints one JSON report line; each runs in its own process so
@@ -21,8 +22,10 @@ function main(): number {
   }
   const names = wanted.length > 0 ? wanted : BENCHES;
   const reports: BenchReport[] = [];
-  for (const name of names) {
-    if (process.stderr.isTTY) process.stderr.write(`bench ${name}...\n`);
+  // a line per bench rather than a live one: each bench's own stderr passes through
+  const bar = progress("bench");
+  for (const [i, name] of names.entries()) {
+    bar.note(`bench ${name} (${i + 1}/${names.length})...`);
     const r = spawnSync(process.execPath, ["--expose-gc", path.join(here, `${name}.js`)], {
       cwd: root,
       encoding: "utf8",

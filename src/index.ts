@@ -3,6 +3,7 @@ export * from "./config/index.js";
 export * from "./declare/index.js";
 export * from "./defer/index.js";
 export * from "./discover/index.js";
+export * from "./eval/index.js";
 export * from "./execute/index.js";
 export * from "./filter/index.js";
 export * from "./invalidate/index.js";

@@ -39,6 +39,7 @@ import {
 } from "../render/index.js";
 import { builtinProvider } from "../tools/index.js";
 import { skillTool } from "../tools/skill.js";
+import type { ProgressFactory } from "../util/progress.js";
 import { parseScopeChain } from "./scope.js";
 
 export interface ToolplaneOptions extends LoadOptions {
@@ -50,6 +51,8 @@ export interface ToolplaneOptions extends LoadOptions {
   bundledSkills?: string | null;
   /** Names this session's spill directory (default: random). */
   session?: string;
+  /** Progress of long scans, for people; silent by default (see util/progress). */
+  progress?: ProgressFactory;
 }
 
 export interface HostRequest {
@@ -92,6 +95,7 @@ export class Toolplane {
     };
     if (options.env) discovery.env = options.env;
     if (options.bundledSkills !== undefined) discovery.bundled = options.bundledSkills;
+    if (options.progress) discovery.progress = options.progress;
     this.discovery = new SkillDiscovery(discovery);
     const dir = config.get("results.spillDir") as string | null;
     this.spill = new SpillStore(dir ? path.resolve(config.projectRoot, dir) : defaultSpillBase(), session);

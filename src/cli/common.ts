@@ -1,5 +1,6 @@
 import { type Command, Option } from "commander";
 import { Toolplane } from "../assemble/index.js";
+import { progress } from "../util/progress.js";
 
 /** Bad usage: exit code 2. */
 export class UsageError extends Error {
@@ -46,6 +47,8 @@ export async function openToolplane(opts: CommonOptions): Promise<Toolplane> {
     cwd: opts.cwd ?? process.cwd(),
     set: opts.set ?? [],
     log: say,
+    // drawn only when stderr is a terminal
+    progress: (label) => progress(label),
   };
   if (opts.scope !== undefined) open.scope = opts.scope;
   return Toolplane.open(open);

@@ -1,4 +1,5 @@
 import { GLOBAL_LAYER, Registry } from "../register/index.js";
+import { noProgress, type ProgressFactory } from "../util/progress.js";
 import { type RootOptions, skillRoots } from "./roots.js";
 import { type EntryResult, type RootState, rootView, scanEntry, scanRoot } from "./scan.js";
 import type { Skill, SkillProblem, SkillRoot } from "./types.js";
@@ -11,6 +12,8 @@ export interface DiscoveryOptions extends RootOptions {
   layer?: string;
   /** Skill names (or `*` patterns) disabled for this directory (config `skills.disabled`). */
   disabled?: readonly string[];
+  /** Progress of the first full scan, for people (silent by default). */
+  progress?: ProgressFactory;
 }
 
 /** What an audit found: entries where the watched state and a fresh full scan disagree. */
@@ -39,6 +42,7 @@ export class SkillDiscovery {
   readonly cwd: string;
   private readonly layer: string;
   private readonly disabled: readonly string[];
+  private readonly progress: ProgressFactory;
   private readonly states = new Map<string, RootState>();
   private readonly views = new Map<string, { skills: Skill[]; problems: SkillProblem[] }>();
   private readonly cache = new Map<string, { generation: number; view: SkillsView }>();
@@ -53,6 +57,7 @@ export class SkillDiscovery {
     this.registry = options.registry ?? new Registry<Skill>({ kind: "skill" });
     this.layer = options.layer ?? GLOBAL_LAYER;
     this.disabled = options.disabled ?? [];
+    this.progress = options.progress ?? noProgress;
     for (const root of this.roots) {
       const handle = this.registry.register(this.layer, {
         name: root.provider,
@@ -194,8 +199,31 @@ export class SkillDiscovery {
   }
 
   private async scanAll(): Promise<Map<string, RootState>> {
-    const states = await Promise.all(this.roots.map((root) => scanRoot(root)));
-    return new Map(states.map((s) => [s.root.provider, s]));
+    const bar = this.progress("skills: scanning roots");
+    const read = new Map<string, number>();
+    let finished = 0;
+    const show = () => {
+      let entries = 0;
+      for (const n of read.values()) entries += n;
+      bar.update(finished, this.roots.length, `(${entries} entries)`);
+    };
+    try {
+      const states = await Promise.all(
+        this.roots.map(async (root) => {
+          const state = await scanRoot(root, (n) => {
+            read.set(root.provider, n);
+            show();
+          });
+          read.set(root.provider, state.entries.size);
+          finished++;
+          show();
+          return state;
+        }),
+      );
+      return new Map(states.map((s) => [s.root.provider, s]));
+    } finally {
+      bar.done();
+    }
   }
 
   private serial<T>(op: () => Promise<T>): Promise<T> {

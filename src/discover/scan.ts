@@ -23,8 +23,14 @@ export const BUNDLE_FILES = ["SKILL.md", "skill.md"];
 /** Entries read between two turns of the event loop. */
 const YIELD_EVERY = 200;
 
-/** Reads one root one level deep. A missing root is empty, not an error. */
-export async function scanRoot(root: SkillRoot): Promise<RootState> {
+/**
+ * Reads one root one level deep. A missing root is empty, not an error. `onBatch` hears how
+ * many entries were read so far, of how many, at each breath (progress for a huge root).
+ */
+export async function scanRoot(
+  root: SkillRoot,
+  onBatch?: (read: number, total: number) => void,
+): Promise<RootState> {
   const state: RootState = { root, entries: new Map(), problems: [] };
   let dirents: Dirent[];
   try {
@@ -45,7 +51,10 @@ export async function scanRoot(root: SkillRoot): Promise<RootState> {
   const byName = new Map(dirents.map((d) => [d.name, d]));
   for (let i = 0; i < names.length; i++) {
     // let the event loop breathe between batches of synchronous reads
-    if (i > 0 && i % YIELD_EVERY === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+    if (i > 0 && i % YIELD_EVERY === 0) {
+      onBatch?.(i, names.length);
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
     const name = names[i]!;
     const result = scanEntrySync(root, name, byName.get(name));
     if (result) state.entries.set(name, result);
