@@ -115,9 +115,12 @@ export class SkillWatcher {
    * chokidar still hold show up within that window (chokidar has no idle signal of its own).
    */
   async idle(quietMs = 100): Promise<void> {
+    // events for changes made just before the call may not have arrived yet: the quiet window
+    // starts no earlier than the call
+    const since = Date.now();
     for (;;) {
       await this.settle();
-      const wait = this.lastEventAt + quietMs - Date.now();
+      const wait = Math.max(this.lastEventAt, since) + quietMs - Date.now();
       if (wait <= 0 && !this.timer && this.dirty.size === 0) return;
       await new Promise<void>((resolve) => setTimeout(resolve, Math.max(wait, 1)));
     }
