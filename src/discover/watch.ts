@@ -77,10 +77,15 @@ export class SkillWatcher {
   static async start(discovery: SkillDiscovery, options: WatchOptions = {}): Promise<SkillWatcher> {
     const w = new SkillWatcher(discovery, options);
     const scannedBefore = discovery.loaded;
-    await Promise.all(discovery.roots.map((root) => w.watchRoot(root)));
-    await discovery.load();
-    // Whatever changed between an earlier scan and the watchers being ready is caught here.
-    if (scannedBefore) await discovery.audit();
+    try {
+      await Promise.all(discovery.roots.map((root) => w.watchRoot(root)));
+      await discovery.load();
+      // Whatever changed between an earlier scan and the watchers being ready is caught here.
+      if (scannedBefore) await discovery.audit();
+    } catch (error) {
+      await w.close(); // the watchers already open would keep the process alive
+      throw error;
+    }
     const interval = options.auditIntervalMs ?? 0;
     if (interval > 0) {
       w.auditTimer = setInterval(() => {
@@ -136,6 +141,8 @@ export class SkillWatcher {
     await Promise.all([...this.watches.values()].map((w) => w.watcher.close()));
     this.watches.clear();
     await this.running.catch(() => undefined);
+    clearTimeout(this.timer); // a rebuild that finished meanwhile may have marked its root
+    this.timer = undefined;
     // closed fs.watch handles are released by the event loop a turn later; wait for it so a
     // caller that checks for open handles after close() finds none
     for (let i = 0; i < 2; i++) await new Promise<void>((resolve) => setImmediate(resolve));
@@ -279,6 +286,7 @@ export class SkillWatcher {
   }
 
   private mark(provider: string, name: string | "all"): void {
+    if (this.closed) return;
     const current = this.dirty.get(provider);
     if (name === "all") this.dirty.set(provider, "all");
     else if (current !== "all") {

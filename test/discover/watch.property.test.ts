@@ -119,8 +119,14 @@ async function apply(o: Op, roots: string[], elsewhere: string): Promise<void> {
   }
 }
 
+const RUNS = Number(process.env.TP_RUNS ?? 25);
+
 describe("watched snapshot equals a fresh full scan after any sequence of file operations", () => {
-  it("property: create/modify/rename/delete skills and roots, invalid frontmatter, symlinks", async () => {
+  // a case takes well under a second even on a loaded machine; the limit grows with TP_RUNS
+  const timeout = Math.max(60_000, RUNS * 3_000);
+  it("property: create/modify/rename/delete skills and roots, invalid frontmatter, symlinks", {
+    timeout,
+  }, async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 14 }), async (ops) => {
         const p = tempProject({ ".claude/skills/seed/SKILL.md": text("seed", "v1") });
@@ -163,7 +169,7 @@ describe("watched snapshot equals a fresh full scan after any sequence of file o
         }
       }),
       {
-        numRuns: Number(process.env.TP_RUNS ?? 25),
+        numRuns: RUNS,
         // replay a reported failure: TP_SEED=<seed> TP_PATH=<path>
         ...(process.env.TP_SEED ? { seed: Number(process.env.TP_SEED) } : {}),
         ...(process.env.TP_PATH ? { path: process.env.TP_PATH, endOnFailure: true } : {}),

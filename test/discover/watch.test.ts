@@ -202,6 +202,20 @@ describe("watching skill roots", () => {
     expect(audit.mock.calls.length).toBe(after);
   });
 
+  it("close() in the middle of a root rebuild leaves no watch handle", async () => {
+    const watches = () => process.getActiveResourcesInfo().filter((r) => r === "FSEventWrap").length;
+    const before = watches();
+    const { p, d, w } = await start({ ".claude/skills/x/SKILL.md": skill("x") });
+    const root = path.join(p.repo, ".claude/skills");
+    rmSync(root, { recursive: true });
+    writeTree(root, { "y/SKILL.md": skill("y") });
+    // let the raw watch see the old root go, so the rebuild is under way when close() runs
+    await sleep(20);
+    await w.close();
+    d.close();
+    expect(watches()).toBe(before);
+  });
+
   it("close() stops every watcher: no events are handled after it", async () => {
     const { p, d, w } = await start({ ".claude/skills/x/SKILL.md": skill("x") });
     await w.close();
