@@ -77,7 +77,8 @@ export class Toolplane {
   mcp: McpClients | undefined;
   /** One spill directory per session, created on the first spilled result. */
   readonly spill: SpillStore;
-  private watcher: SkillWatcher | undefined;
+  /** The promise, not the watcher: calls that overlap, or a close() during start, share it. */
+  private watching: Promise<SkillWatcher> | undefined;
   private readonly renderMemo = new RenderMemo();
   private readonly renderers = new Map<ProviderName, CatalogRenderer>();
   private readonly projections = new WeakMap<AnyTool, ToolProjection>();
@@ -193,12 +194,19 @@ export class Toolplane {
   }
 
   /** Starts watching the skill roots (once); close() stops it. */
-  async watchSkills(options: WatchOptions = {}): Promise<SkillWatcher> {
-    this.watcher ??= await SkillWatcher.start(this.discovery, {
-      auditIntervalMs: this.config.get("skills.auditIntervalMs") as number,
-      ...options,
-    });
-    return this.watcher;
+  watchSkills(options: WatchOptions = {}): Promise<SkillWatcher> {
+    if (!this.watching) {
+      const watching = SkillWatcher.start(this.discovery, {
+        auditIntervalMs: this.config.get("skills.auditIntervalMs") as number,
+        ...options,
+      });
+      this.watching = watching;
+      // a failed start may be tried again
+      watching.catch(() => {
+        if (this.watching === watching) this.watching = undefined;
+      });
+    }
+    return this.watching;
   }
 
   async catalog(provider: ProviderName): Promise<Catalog> {
@@ -245,8 +253,9 @@ export class Toolplane {
 
   async close(): Promise<void> {
     await this.mcp?.close();
-    await this.watcher?.close();
-    this.watcher = undefined;
+    const watching = this.watching;
+    this.watching = undefined;
+    await (await watching?.catch(() => undefined))?.close();
     this.discovery.close();
   }
 }

@@ -5,6 +5,7 @@ import {
   watch as rawWatch,
   readdirSync,
   readlinkSync,
+  statSync,
 } from "node:fs";
 import path from "node:path";
 import { type FSWatcher, watch } from "chokidar";
@@ -38,6 +39,13 @@ interface RootWatch {
    */
   raw?: RawWatcher;
   kinds: Map<string, string>;
+  /**
+   * The identity of the root directory the watchers were built on (undefined: it was absent).
+   * A root deleted and made again before the events are handled looks unchanged to chokidar (the
+   * base still lists it), and ext4 hands the new directory the freed inode number, so chokidar
+   * keeps a dead watch on the old directory and misses everything added later.
+   */
+  rootId: string | undefined;
 }
 
 /**
@@ -53,6 +61,7 @@ export class SkillWatcher {
   private auditTimer: NodeJS.Timeout | undefined;
   private running: Promise<unknown> = Promise.resolve();
   private closed = false;
+  private lastEventAt = 0;
   private readonly debounceMs: number;
   private readonly maxWaitMs: number;
 
@@ -68,10 +77,15 @@ export class SkillWatcher {
   static async start(discovery: SkillDiscovery, options: WatchOptions = {}): Promise<SkillWatcher> {
     const w = new SkillWatcher(discovery, options);
     const scannedBefore = discovery.loaded;
-    await Promise.all(discovery.roots.map((root) => w.watchRoot(root)));
-    await discovery.load();
-    // Whatever changed between an earlier scan and the watchers being ready is caught here.
-    if (scannedBefore) await discovery.audit();
+    try {
+      await Promise.all(discovery.roots.map((root) => w.watchRoot(root)));
+      await discovery.load();
+      // Whatever changed between an earlier scan and the watchers being ready is caught here.
+      if (scannedBefore) await discovery.audit();
+    } catch (error) {
+      await w.close(); // the watchers already open would keep the process alive
+      throw error;
+    }
     const interval = options.auditIntervalMs ?? 0;
     if (interval > 0) {
       w.auditTimer = setInterval(() => {
@@ -90,12 +104,30 @@ export class SkillWatcher {
     return report;
   }
 
-  /** Resolves when no refresh is pending or running. */
+  /** Resolves when no refresh or watcher rebuild is pending or running. */
   async settle(): Promise<void> {
     for (;;) {
       if (this.timer) await this.flush();
-      await this.running;
-      if (!this.timer && this.dirty.size === 0) return;
+      const running = this.running;
+      await running;
+      // work chained on while we waited (a rebuild, its rescan) must finish too
+      if (running === this.running && !this.timer && this.dirty.size === 0) return;
+    }
+  }
+
+  /**
+   * Resolves once nothing is pending and no file event arrived for `quietMs`: events the OS or
+   * chokidar still hold show up within that window (chokidar has no idle signal of its own).
+   */
+  async idle(quietMs = 100): Promise<void> {
+    // events for changes made just before the call may not have arrived yet: the quiet window
+    // starts no earlier than the call
+    const since = Date.now();
+    for (;;) {
+      await this.settle();
+      const wait = Math.max(this.lastEventAt, since) + quietMs - Date.now();
+      if (wait <= 0 && !this.timer && this.dirty.size === 0) return;
+      await new Promise<void>((resolve) => setTimeout(resolve, Math.max(wait, 1)));
     }
   }
 
@@ -109,12 +141,31 @@ export class SkillWatcher {
     await Promise.all([...this.watches.values()].map((w) => w.watcher.close()));
     this.watches.clear();
     await this.running.catch(() => undefined);
+    clearTimeout(this.timer); // a rebuild that finished meanwhile may have marked its root
+    this.timer = undefined;
     // closed fs.watch handles are released by the event loop a turn later; wait for it so a
     // caller that checks for open handles after close() finds none
     for (let i = 0; i < 2; i++) await new Promise<void>((resolve) => setImmediate(resolve));
   }
 
+  /**
+   * Builds a root's watchers. The root's identity is taken before chokidar starts, and checked
+   * again once it is ready: a root replaced in between gets its watchers built again.
+   */
   private async watchRoot(root: SkillRoot): Promise<void> {
+    for (;;) {
+      const rootId = dirId(root.dir);
+      const entry = await this.watchFrom(root, rootId);
+      if (this.closed || dirId(root.dir) === rootId) {
+        this.watchRaw(entry);
+        return;
+      }
+      this.watches.delete(root.provider);
+      await entry.watcher.close();
+    }
+  }
+
+  private async watchFrom(root: SkillRoot, rootId: string | undefined): Promise<RootWatch> {
     const base = nearestExistingAncestor(root.dir);
     const toRoot = path.relative(base, root.dir).split(path.sep).length;
     const inRoot = (p: string) => p === root.dir || p.startsWith(root.dir + path.sep);
@@ -137,12 +188,12 @@ export class SkillWatcher {
       },
     });
     const ready = new Promise<void>((resolve) => watcher.once("ready", () => resolve()));
-    const entry: RootWatch = { root, base, watcher, ready, kinds: new Map() };
+    const entry: RootWatch = { root, base, watcher, ready, kinds: new Map(), rootId };
     this.watches.set(root.provider, entry);
     watcher.on("all", (event, p) => this.onEvent(entry, event, p));
     watcher.on("error", (error) => this.options.onError?.(error as Error));
     await ready;
-    this.watchRaw(entry);
+    return entry;
   }
 
   /** (Re)opens the plain watch on the root when the root exists; records each entry's kind. */
@@ -171,13 +222,33 @@ export class SkillWatcher {
   }
 
   private onRaw(w: RootWatch, name: string): void {
-    if (this.closed || !isCandidateName(name) || this.watches.get(w.root.provider) !== w) return;
+    if (this.closed || this.watches.get(w.root.provider) !== w) return;
+    this.lastEventAt = Date.now();
+    // an event named after the root itself (no such entry in it) is the root being removed or
+    // moved away; checkRoot then sees whether another directory already took its place
+    if (name === path.basename(w.root.dir) && !existsSync(path.join(w.root.dir, name))) {
+      this.mark(w.root.provider, "all");
+      this.checkRoot(w, true);
+      return;
+    }
+    if (this.checkRoot(w) || !isCandidateName(name)) return;
     this.mark(w.root.provider, name);
     const before = w.kinds.get(name);
     const after = kindOf(path.join(w.root.dir, name));
     if (after) w.kinds.set(name, after);
     else w.kinds.delete(name);
     if (before !== undefined && after !== undefined && before !== after) this.rewatch(w);
+  }
+
+  /**
+   * Rebuilds the root's watchers when the root now present is not the one they were built on
+   * (`replaced`: the raw watch saw the old one go). True when a rebuild was started.
+   */
+  private checkRoot(w: RootWatch, replaced = false): boolean {
+    const now = dirId(w.root.dir);
+    if (now === undefined || (now === w.rootId && !replaced)) return false;
+    this.rewatch(w);
+    return true;
   }
 
   /** Rebuilds a root's chokidar watcher from scratch, then reads the whole root again. */
@@ -197,6 +268,7 @@ export class SkillWatcher {
 
   private onEvent(w: RootWatch, event: string, p: string): void {
     if (this.closed) return;
+    this.lastEventAt = Date.now();
     const { root } = w;
     const rel = path.relative(root.dir, p);
     if (rel === "" || rel.startsWith("..")) {
@@ -206,6 +278,7 @@ export class SkillWatcher {
         if (rel === "") this.watchRaw(w);
         this.rebase(w);
       }
+      if (this.watches.get(root.provider) === w) this.checkRoot(w);
     } else {
       const name = rel.split(path.sep)[0]!;
       if (isCandidateName(name)) this.mark(root.provider, name);
@@ -213,6 +286,7 @@ export class SkillWatcher {
   }
 
   private mark(provider: string, name: string | "all"): void {
+    if (this.closed) return;
     const current = this.dirty.get(provider);
     if (name === "all") this.dirty.set(provider, "all");
     else if (current !== "all") {
@@ -233,6 +307,11 @@ export class SkillWatcher {
     const dirty = this.dirty;
     this.dirty = new Map();
     if (dirty.size === 0 || this.closed) return this.running;
+    // the last chance to notice a root replaced behind a quiet watcher before it is read
+    for (const provider of dirty.keys()) {
+      const w = this.watches.get(provider);
+      if (w) this.checkRoot(w);
+    }
     this.running = this.running
       .then(() => this.discovery.refresh(dirty))
       .catch((error) => this.options.onError?.(error as Error));
@@ -245,6 +324,16 @@ export class SkillWatcher {
     // base that is gone leaves the root unwatched
     if (existsSync(w.base) || this.closed) return;
     this.rewatch(w);
+  }
+}
+
+/** A directory's identity: inode plus birth time, since a freed inode number is reused at once. */
+function dirId(dir: string): string | undefined {
+  try {
+    const s = statSync(dir, { bigint: true });
+    return s.isDirectory() ? `${s.dev}:${s.ino}:${s.birthtimeNs}` : undefined;
+  } catch {
+    return undefined;
   }
 }
 

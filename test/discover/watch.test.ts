@@ -95,6 +95,55 @@ describe("watching skill roots", () => {
     await until(w, d, (v) => v.skills[0]?.description === "again v3.");
   });
 
+  describe("a root deleted and made again before its events are handled", () => {
+    // rm + mkdir in one go: the base still lists the root, and ext4 reuses the freed inode number,
+    // so chokidar kept a dead watch on the old directory and missed every later change in it
+    const root = (p: { repo: string }) => path.join(p.repo, ".claude/skills");
+    const replace = (dir: string, files: Record<string, string>) => {
+      rmSync(dir, { recursive: true, force: true });
+      writeTree(dir, files);
+    };
+
+    it("sees a skill added after a pause (the property test's counterexample)", async () => {
+      const { p, d, w } = await start({ ".claude/skills/seed/SKILL.md": skill("seed") });
+      replace(root(p), { "a/SKILL.md": skill("a") });
+      await sleep(60);
+      writeTree(root(p), { "b/SKILL.md": skill("b") });
+      await until(w, d, (v) => names(v) === "a@210,b@210");
+      // and later changes still arrive
+      writeTree(root(p), { "c.md": skill("c") });
+      await until(w, d, (v) => names(v) === "a@210,b@210,c@210");
+      expect((await w.auditNow()).differences).toEqual([]);
+    });
+
+    it("survives the root being replaced twice in quick succession", async () => {
+      const { p, d, w } = await start({ ".claude/skills/seed/SKILL.md": skill("seed") });
+      replace(root(p), { "a/SKILL.md": skill("a") });
+      replace(root(p), { "b/SKILL.md": skill("b") });
+      await sleep(30);
+      writeTree(root(p), { "c/SKILL.md": skill("c") });
+      await until(w, d, (v) => names(v) === "b@210,c@210");
+      await w.idle();
+      replace(root(p), { "d/SKILL.md": skill("d") });
+      await sleep(30);
+      writeTree(root(p), { "e/SKILL.md": skill("e") });
+      await until(w, d, (v) => names(v) === "d@210,e@210");
+      expect((await w.auditNow()).differences).toEqual([]);
+    });
+
+    it("sees skills added right after an empty root appears again", async () => {
+      const { p, d, w } = await start({ ".claude/skills/seed/SKILL.md": skill("seed") });
+      rmSync(root(p), { recursive: true });
+      mkdirSync(root(p));
+      writeTree(root(p), { "a/SKILL.md": skill("a"), "b.md": skill("b") });
+      await until(w, d, (v) => names(v) === "a@210,b@210");
+      writeFileSync(path.join(root(p), "a/SKILL.md"), skill("a", "v2"));
+      writeTree(root(p), { "c.md": skill("c") });
+      await until(w, d, (v) => names(v) === "a@210,b@210,c@210" && v.skills[0]?.description === "a v2.");
+      expect((await w.auditNow()).differences).toEqual([]);
+    });
+  });
+
   it("a burst of events makes one refresh", async () => {
     const p = tempProject({ ".claude/skills/x/SKILL.md": skill("x") });
     const d = new SkillDiscovery({ cwd: p.repo, env: p.env, bundled: null });
@@ -151,6 +200,20 @@ describe("watching skill roots", () => {
     const after = audit.mock.calls.length;
     await sleep(100);
     expect(audit.mock.calls.length).toBe(after);
+  });
+
+  it("close() in the middle of a root rebuild leaves no watch handle", async () => {
+    const watches = () => process.getActiveResourcesInfo().filter((r) => r === "FSEventWrap").length;
+    const before = watches();
+    const { p, d, w } = await start({ ".claude/skills/x/SKILL.md": skill("x") });
+    const root = path.join(p.repo, ".claude/skills");
+    rmSync(root, { recursive: true });
+    writeTree(root, { "y/SKILL.md": skill("y") });
+    // let the raw watch see the old root go, so the rebuild is under way when close() runs
+    await sleep(20);
+    await w.close();
+    d.close();
+    expect(watches()).toBe(before);
   });
 
   it("close() stops every watcher: no events are handled after it", async () => {

@@ -104,6 +104,23 @@ describe("Toolplane wiring", () => {
     expect(watches()).toBe(before);
   });
 
+  it("overlapping watchSkills() calls share one watcher, and close() during start leaks none", async () => {
+    const watches = () => process.getActiveResourcesInfo().filter((r) => r === "FSEventWrap").length;
+    const before = watches();
+    const p = tempProject({ ".claude/skills/x/SKILL.md": "---\nname: x\ndescription: x.\n---\n" });
+    const plane = await Toolplane.open({ cwd: p.repo, env: p.env, bundledSkills: null });
+    const [a, b] = await Promise.all([plane.watchSkills(), plane.watchSkills()]);
+    expect(a).toBe(b);
+    await plane.close();
+    expect(watches()).toBe(before);
+
+    const again = await Toolplane.open({ cwd: p.repo, env: p.env, bundledSkills: null });
+    const starting = again.watchSkills();
+    await again.close(); // before the watcher is ready
+    await starting;
+    expect(watches()).toBe(before);
+  });
+
   it("without watchSkills() nothing is watched (catalog reads stay one-shot)", async () => {
     const watches = () => process.getActiveResourcesInfo().filter((r) => r === "FSEventWrap").length;
     const before = watches();
