@@ -2,6 +2,7 @@ import { Command } from "commander";
 import { callCommand } from "./commands/call.js";
 import { catalogCommand } from "./commands/catalog.js";
 import { configCommand } from "./commands/config.js";
+import { doctorCommand } from "./commands/doctor.js";
 import { layersCommand } from "./commands/layers.js";
 import { searchCommand } from "./commands/search.js";
 import { serveCommand } from "./commands/serve.js";
@@ -24,6 +25,7 @@ export function buildProgram(): Command {
     skillsCommand,
     callCommand,
     configCommand,
+    doctorCommand,
   ])
     add(program);
   return program;
