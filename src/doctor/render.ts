@@ -8,23 +8,37 @@ async function catalogs(plane: Toolplane): Promise<Map<ProviderName, Catalog>> {
   return out;
 }
 
+/** Findings that read the same for several providers, said once with the providers named. */
+class ByProvider {
+  private readonly seen = new Map<string, ProviderName[]>();
+  add(provider: ProviderName, text: string): void {
+    this.seen.set(text, [...(this.seen.get(text) ?? []), provider]);
+  }
+  lines(): string[] {
+    return [...this.seen].map(
+      ([text, ps]) => `${ps.length === PROVIDERS.length ? "every provider" : ps.join(", ")}: ${text}`,
+    );
+  }
+}
+
 /** Row 8: catalog total against the budget; which entries were cut, by how much, or left out. */
 export async function budgetCheck(ctx: DoctorContext): Promise<DoctorCheck> {
-  const findings: string[] = [];
+  const found = new ByProvider();
   const totals: string[] = [];
   for (const [p, c] of await catalogs(ctx.plane)) {
     totals.push(`${p} ${c.budget.used}/${c.budget.limit} ${c.budget.unit}`);
     for (const cut of c.report.cut)
-      findings.push(
-        `${p}: "${cut.name}" cut from ${cut.original} to ${cut.kept} chars (-${cut.original - cut.kept})`,
+      found.add(
+        p,
+        `"${cut.name}" cut from ${cut.original} to ${cut.kept} chars (-${cut.original - cut.kept})`,
       );
-    if (c.report.omitted.length > 0) findings.push(`${p}: left out entirely: ${c.report.omitted.join(", ")}`);
+    if (c.report.omitted.length > 0) found.add(p, `left out entirely: ${c.report.omitted.join(", ")}`);
   }
   return row(
     "render",
     "over-budget",
     `catalog against budget: ${totals.join("; ")}`,
-    findings,
+    found.lines(),
     "raise catalog.budget.chars (or catalog.budget.tokens), shorten the long descriptions, disable unused tools or skills, or defer tools",
   );
 }
@@ -41,7 +55,7 @@ export async function volatileCheck(ctx: DoctorContext): Promise<DoctorCheck> {
     (e): e is [string, number] => typeof e[1] === "number" && Number.isInteger(e[1]),
   );
   const changed = numeric.map(([k, v]) => `${k}=${v + 1}`);
-  const findings: string[] = [];
+  const found = new ByProvider();
   const before = await catalogs(plane);
   const other = await ctx.reopen(changed);
   try {
@@ -50,13 +64,15 @@ export async function volatileCheck(ctx: DoctorContext): Promise<DoctorCheck> {
       const d = after.get(p)!;
       if (c.prefixHash === d.prefixHash) continue;
       const moved = toolDescriptions(c, d);
-      findings.push(
-        `${p}: prefixHash changed when only run-time keys changed${moved.length > 0 ? ` (descriptions that changed: ${moved.join(", ")})` : " (the system catalog changed)"}`,
+      found.add(
+        p,
+        `prefixHash changed when only run-time keys changed${moved.length > 0 ? ` (descriptions that changed: ${moved.join(", ")})` : " (the system catalog changed)"}`,
       );
     }
   } finally {
     await other.close();
   }
+  const findings = found.lines();
   const first = before.get("anthropic")!;
   for (const t of first.tools as Array<{ name: string; description: string }>) {
     for (const [key, value] of numeric) {

@@ -11,6 +11,8 @@ export interface DoctorCheck {
   detail: string;
   /** How to fix a failure. */
   fix?: string;
+  /** On a failure: each finding on its own (the same lines as in `detail`). */
+  findings?: string[];
 }
 
 export interface DoctorReport {
@@ -38,5 +40,6 @@ export function row(
     ok: false,
     detail: `${summary}\n${findings.map((f) => `- ${f}`).join("\n")}`,
     fix,
+    findings: [...findings],
   };
 }

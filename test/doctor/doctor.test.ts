@@ -8,6 +8,7 @@ interface Check {
   ok: boolean;
   detail: string;
   fix?: string;
+  findings?: string[];
 }
 
 function doctor(repo: string, env: NodeJS.ProcessEnv, extra: string[] = []) {
@@ -71,7 +72,9 @@ describe("toolplane doctor", () => {
             "tools/notes.mjs",
           ],
         },
-        doctor: { expect: { "preset:review": ["review_diff", "notes", "secret-helper"] } },
+        scopes: { restrictions: { "preset:review": { deny: ["glob"] } } },
+        permissions: { rules: [{ effect: "deny", tool: "grep" }] },
+        doctor: { expect: { "preset:review": ["review_diff", "notes", "secret-helper", "glob", "grep"] } },
       }),
       // 1 (args and expected output off-schema), 2 (a host key inside the schema), 9 (run-time value in the description)
       "tools/faulty.mjs": `export const tools = ({ config }) => [{ name: "lookup",
@@ -137,7 +140,13 @@ describe("toolplane doctor", () => {
     expect(d("discover/rename-leftover")).toMatch(/"deploy".*"deploy-app"|"deploy-app".*"deploy"/);
     expect(d("filter/missing-attachment")).toMatch(/"notes" .* disabled \(tools.disabled\)/);
     expect(d("filter/missing-attachment")).toMatch(/"secret-helper" .* model invocation is disabled/);
-    expect(d("render/over-budget")).toMatch(/cut from \d+ to \d+ chars/);
+    expect(d("filter/missing-attachment")).toMatch(
+      /"glob" .* withheld by the restriction of layer preset:review/,
+    );
+    expect(d("filter/missing-attachment")).toMatch(/"grep" .* denied by/);
+    expect(r.byId.get("render/over-budget")?.findings?.[0]).toMatch(
+      /^every provider: "\w+" cut from \d+ to \d+ chars/,
+    );
     expect(d("render/volatile-in-stable-prefix")).toMatch(/prefixHash changed .*lookup/);
     expect(d("render/volatile-in-stable-prefix")).toMatch(
       /holds 120000, the value of run-time key tools.timeoutMs/,
