@@ -7,6 +7,10 @@ import { compileValidator, type Validator } from "./validate.js";
 /** Arguments as execute sees them: Zod's output type, or a plain record for a raw JSON Schema. */
 export type InferArgs<P> = P extends z.ZodType ? z.output<P> : Record<string, unknown>;
 
+/** The canonical value's type: Zod's output type; a raw JSON Schema leaves it to execute. */
+// biome-ignore lint/suspicious/noExplicitAny: a raw JSON Schema says nothing TypeScript can use
+export type InferValue<S> = S extends z.ZodType ? z.output<S> : any;
+
 let parameterSchemasBuilt = 0;
 
 /** How many parameter JSON Schemas have been built in this process: lets a test prove laziness. */
@@ -29,8 +33,8 @@ export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
  * where it is written rather than when a model first calls it. JSON Schemas are built lazily:
  * a deferred tool that is only listed by name never pays for its schema.
  */
-export function defineTool<P extends SchemaInput, O, I = InferArgs<P>>(
-  decl: ToolDeclaration<I, O> & { parameters: P },
+export function defineTool<P extends SchemaInput, S extends SchemaInput, O = InferValue<S>, I = InferArgs<P>>(
+  decl: ToolDeclaration<I, O> & { parameters: P; output: { schema: S } },
 ): Tool<I, O> {
   checkDeclaration(decl as ToolDeclaration);
   let parameters: JsonSchema | undefined;

@@ -42,7 +42,9 @@ export type GrepMatch = z.output<typeof grepMatch>;
 
 export const GREP_DESCRIPTION =
   "Search file contents with a regular expression (ripgrep). Returns matching lines with paths " +
-  "and line numbers, sorted by path then line, at most 250. Skips .gitignore'd files and .git. " +
+  // The match cap is run-time config (grep.maxMatches), so the description only says there is one.
+  "and line numbers, sorted by path then line, up to a match cap that the result reports. " +
+  "Skips .gitignore'd files and .git. " +
   "Not for finding files by name: use glob.";
 
 export function grepTool() {

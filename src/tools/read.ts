@@ -66,9 +66,10 @@ const schemaMatchesType: Same<z.output<typeof readOutput>, ReadValue> = true;
 void schemaMatchesType;
 
 export const READ_DESCRIPTION =
-  "Read a text file or list a folder, by pages of numbered lines. Returns up to 2000 lines or " +
-  "50 KiB; a cut page ends with the offset to continue from. Images and PDFs come back as " +
-  "attachments. Not for searching: use grep for content and glob for file names.";
+  // Qualitative on purpose: limits that config can change never go into a description.
+  "Read a text file or list a folder, by pages of numbered lines. A long file comes back one " +
+  "page at a time; a cut page ends with the offset to continue from. Images and PDFs come back " +
+  "as attachments. Not for searching: use grep for content and glob for file names.";
 
 export function readTool() {
   return defineTool({

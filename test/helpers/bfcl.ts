@@ -1,14 +1,9 @@
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { JsonSchema } from "../../src/declare/types.js";
-import { ROOT } from "./cli.js";
+import { dataDir } from "./data.js";
 
-// ../shared/data from the project root; a worktree sits one level deeper
-export const BFCL_DIR =
-  [
-    path.resolve(ROOT, "..", "shared", "data", "bfcl"),
-    path.resolve(ROOT, "..", "..", "shared", "data", "bfcl"),
-  ].find((dir) => existsSync(dir)) ?? path.resolve(ROOT, "..", "shared", "data", "bfcl");
+export const BFCL_DIR = path.join(dataDir(), "bfcl");
 const FILES = ["BFCL_v4_simple_python.json", "BFCL_v4_multiple.json", "BFCL_v4_irrelevance.json"];
 
 export interface BfclFunction {

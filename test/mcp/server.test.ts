@@ -69,6 +69,22 @@ describe("toolplane serve over stdio, driven by the SDK client", () => {
     expect(text(unknown)).toMatch(/no tool named "nope"/);
   });
 
+  it("lets an SDK client list the built-in tools and call read, through the host's permissions", async () => {
+    const p = tempProject({ "notes.txt": "first line\nsecond line\n", ".env": "SECRET=1\n" });
+    const client = await stdioClient([], p);
+    const names = (await client.listTools()).tools.map((t) => t.name);
+    expect(names).toEqual(expect.arrayContaining(["read", "grep", "glob", "skill"]));
+    const read = await client.callTool({ name: "read", arguments: { path: "notes.txt" } });
+    expect(read.isError).toBe(false);
+    expect(text(read)).toMatch(/first line[\s\S]*second line/);
+    // the workspace boundary and the .env ask hold over MCP too (no --yes: an ask is denied)
+    const outside = await client.callTool({ name: "read", arguments: { path: "/etc/passwd" } });
+    expect(outside.isError).toBe(true);
+    const secret = await client.callTool({ name: "read", arguments: { path: ".env" } });
+    expect(secret.isError).toBe(true);
+    expect(text(secret)).not.toContain("SECRET=1");
+  });
+
   it("passes an upstream tools/list_changed on to its own client", async () => {
     const p = project({ paged: fake("paged") });
     const client = await stdioClient([], p);

@@ -1,0 +1,31 @@
+// The README's library example, kept compiling and tested (test/examples/library.test.ts).
+import { z } from "zod";
+import { Toolplane } from "../../src/assemble/index.js";
+import { defineTool } from "../../src/declare/index.js";
+import { GLOBAL_LAYER } from "../../src/register/index.js";
+
+export const weather = defineTool({
+  name: "weather",
+  description: "Current weather for a city. Not for forecasts.",
+  parameters: z.object({ city: z.string().describe("City name, e.g. Lisbon") }),
+  output: {
+    schema: z.object({ city: z.string(), tempC: z.number() }),
+    render: (v) => `${v.city}: ${v.tempC} °C`,
+  },
+  execute: async ({ city }) => ({ city, tempC: city.length + 10 }),
+  timeoutMs: 5_000,
+  concurrencySafe: true,
+  permission: { action: "network", patterns: ({ city }) => [city] },
+});
+
+export async function main(cwd: string, env?: NodeJS.ProcessEnv) {
+  // One tool layer for a working directory: config layers, built-in tools, skills, MCP servers.
+  const plane = await Toolplane.open({ cwd, scope: "session-1>agent:reviewer", ...(env ? { env } : {}) });
+  plane.tools.register(GLOBAL_LAYER, { name: "weather", enumerate: () => [weather] });
+  const catalog = await plane.catalog("anthropic"); // { tools, system, deferred, budget, prefixHash, ... }
+  const [result] = await plane
+    .host({ ask: async () => true })
+    .run([{ id: "call_1", tool: "weather", args: '{"city":"Lisbon"}' }]);
+  await plane.close();
+  return { catalog, result };
+}
