@@ -29,7 +29,13 @@ import {
   registerMcpServers,
 } from "../mcp/index.js";
 import { deniedOutright, type PermissionPolicy, policyFromConfig } from "../permissions/index.js";
-import { GLOBAL_LAYER, Registry, type Resolved, type Snapshot } from "../register/index.js";
+import {
+  GLOBAL_LAYER,
+  Registry,
+  type Resolved,
+  type Restrictions,
+  type Snapshot,
+} from "../register/index.js";
 import {
   type BudgetSettings,
   type Catalog,
@@ -40,6 +46,7 @@ import {
 import { builtinProvider } from "../tools/index.js";
 import { skillTool } from "../tools/skill.js";
 import type { ProgressFactory } from "../util/progress.js";
+import { loadToolModules, type ToolModuleSpec } from "./modules.js";
 import { parseScopeChain } from "./scope.js";
 
 export interface ToolplaneOptions extends LoadOptions {
@@ -107,6 +114,17 @@ export class Toolplane {
     const plane = new Toolplane(loadConfig(options), parseScopeChain(options.scope), options, session);
     plane.tools.register(GLOBAL_LAYER, builtinProvider([skillTool(() => plane.skillsView())]));
     plane.tools.register(GLOBAL_LAYER, ticketProvider());
+    const modules = await loadToolModules(
+      plane.config.get("tools.modules") as ToolModuleSpec[],
+      plane.config.projectRoot,
+      { ...plane.config.ofKind("assembly"), ...plane.config.ofKind("run-time") },
+    );
+    for (const m of modules) plane.tools.register(m.layer, m.provider);
+    const restrictions = plane.config.get("scopes.restrictions") as Record<string, Restrictions>;
+    for (const [layer, r] of Object.entries(restrictions)) {
+      plane.tools.restrict(layer, r);
+      plane.skills.restrict(layer, r);
+    }
     const servers = plane.config.get("mcp.servers") as Record<string, McpServerConfig>;
     plane.mcp = registerMcpServers(plane.tools, servers, options.log ? { log: options.log } : {});
     return plane;
@@ -123,7 +141,7 @@ export class Toolplane {
   }
 
   /** Why a tool is kept from the model and from calls here: disabled, or denied outright. */
-  private withheldReason(e: Resolved<AnyTool>): string | undefined {
+  withheldReason(e: Resolved<AnyTool>): string | undefined {
     if ((this.config.get("tools.disabled") as string[]).includes(e.name))
       return "it is disabled (tools.disabled)";
     const denied = deniedOutright({ name: e.name, namespace: namespaceOf(e) }, this.policy().rules);

@@ -2,6 +2,7 @@ import { Command } from "commander";
 import { callCommand } from "./commands/call.js";
 import { catalogCommand } from "./commands/catalog.js";
 import { configCommand } from "./commands/config.js";
+import { doctorCommand } from "./commands/doctor.js";
 import { evalCommand } from "./commands/eval.js";
 import { layersCommand } from "./commands/layers.js";
 import { searchCommand } from "./commands/search.js";
@@ -26,6 +27,7 @@ export function buildProgram(): Command {
     callCommand,
     configCommand,
     evalCommand,
+    doctorCommand,
   ])
     add(program);
   return program;

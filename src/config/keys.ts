@@ -233,6 +233,38 @@ export const CONFIG_KEYS = {
     default: 60_000,
     doc: "how often a full skill rescan is compared with the watched state (0: never)",
   },
+  "tools.modules": {
+    kind: "assembly",
+    schema: z.array(
+      z.union([
+        z.string().min(1),
+        z.object({ path: z.string().min(1), layer: z.string().min(1).optional() }).strict(),
+      ]),
+    ),
+    default: [],
+    doc: "ESM modules (paths from the project root) whose exported tools join the registry: `tools` (array, or function of {config}), default export, or a `provider()` factory; each may set `layer`",
+  },
+  "scopes.restrictions": {
+    kind: "assembly",
+    schema: z.record(
+      z.string().min(1),
+      z.object({ allow: names.optional(), deny: names.optional() }).strict(),
+    ),
+    default: {},
+    doc: "per scope layer: which tool and skill names (or * patterns) it inherits from farther layers",
+  },
+  "doctor.expect": {
+    kind: "assembly",
+    schema: z.record(z.string(), names),
+    default: {},
+    doc: "toolplane doctor: scope chain ('' for none) -> tool or skill names the model must see there",
+  },
+  "doctor.overrides": {
+    kind: "assembly",
+    schema: names,
+    default: [],
+    doc: "toolplane doctor: names whose same-name override is intended (not reported)",
+  },
 } satisfies Record<string, KeySpec>;
 
 export type ConfigKey = keyof typeof CONFIG_KEYS;

@@ -6,6 +6,7 @@ export {
 } from "./define-tool.js";
 export { DeclarationError } from "./errors.js";
 export { DRAFT_07, isObjectSchema, isZodSchema, normaliseRawSchema, toJsonSchema } from "./json-schema.js";
+export { findLeaks, HOST_KEYS } from "./leak.js";
 export { projectTool, type ToolProjection } from "./project.js";
 export type * from "./types.js";
 export { compileValidator, formatIssues, toPointer, type Validator } from "./validate.js";

@@ -67,6 +67,8 @@ export interface SelectionCase {
   task: string;
   /** The call a model should make for this task; checked against the input schema. */
   args?: unknown;
+  /** The canonical output execute should return for `args`; `toolplane doctor` checks it against the output schema. */
+  expected?: unknown;
 }
 
 export interface SelectionDeclaration {

@@ -1,0 +1,40 @@
+/** Keys that exist only on the host side of a tool. */
+export const HOST_KEYS = [
+  "output",
+  "outputSchema",
+  "execute",
+  "timeoutMs",
+  "concurrencySafe",
+  "display",
+  "permission",
+  "selection",
+  "spill",
+  "host",
+  "namespace",
+];
+
+/**
+ * Walks a rendered request and lists every host-only key or value it finds: a function, a host
+ * key (outside a `properties` map, where keys are the model's parameter names) or a sentinel.
+ */
+export function findLeaks(value: unknown, sentinels: readonly unknown[] = []): string[] {
+  const leaks: string[] = [];
+  const walk = (node: unknown, path: string, keysAreParams: boolean) => {
+    if (typeof node === "function") leaks.push(`${path}: function`);
+    else if (sentinels.includes(node)) leaks.push(`${path}: sentinel ${String(node)}`);
+    else if (typeof node === "string" && sentinels.some((s) => typeof s === "string" && node.includes(s))) {
+      leaks.push(`${path}: sentinel text`);
+    } else if (Array.isArray(node)) {
+      node.forEach((v, i) => {
+        walk(v, `${path}/${i}`, false);
+      });
+    } else if (node !== null && typeof node === "object") {
+      for (const [key, v] of Object.entries(node)) {
+        if (!keysAreParams && HOST_KEYS.includes(key)) leaks.push(`${path}/${key}: host key`);
+        walk(v, `${path}/${key}`, key === "properties" && !keysAreParams);
+      }
+    }
+  };
+  walk(value, "", false);
+  return leaks;
+}

@@ -1,0 +1,60 @@
+import { createHash } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import type { AuditReport } from "../discover/discovery.js";
+import type { SkillListing } from "../discover/view.js";
+import { type DoctorCheck, row } from "./types.js";
+
+/** Row 5: a full rescan against the incremental state: skills it holds wrongly or lacks. */
+export function staleCacheCheck(audit: AuditReport, roots: number): DoctorCheck {
+  const findings = audit.differences
+    .filter((d) => d.kind !== "extra")
+    .map((d) =>
+      d.kind === "missing"
+        ? `${d.root}: "${d.entry}" is on disk but not in the discovered state`
+        : `${d.root}: "${d.entry || "(root)"}" changed on disk since it was scanned`,
+    );
+  return row(
+    "discover",
+    "stale-discovery-cache",
+    `full rescan of ${roots} skill root(s) compared with the incremental state${audit.repaired ? " (differences repaired)" : ""}`,
+    findings,
+    "keep a watcher running (toolplane skills --watch, or watchSkills() with skills.auditIntervalMs > 0) so adds and changes reach the catalog; the doctor's rescan repaired this run",
+  );
+}
+
+/** Row 6: one skill under two names (a copy left behind by a rename): the same body, name aside. */
+export async function renameLeftoverCheck(skills: readonly SkillListing[]): Promise<DoctorCheck> {
+  const byBody = new Map<string, SkillListing[]>();
+  for (const s of skills) {
+    let text: string;
+    try {
+      text = await readFile(s.path, "utf8");
+    } catch {
+      continue; // a vanished file is the deletion check's finding
+    }
+    const key = createHash("sha256").update(bodyWithoutName(text)).digest("hex");
+    byBody.set(key, [...(byBody.get(key) ?? []), s]);
+  }
+  const findings: string[] = [];
+  for (const group of byBody.values()) {
+    if (group.length < 2) continue;
+    findings.push(
+      `${group.map((s) => `"${s.name}" (${s.path})`).join(" and ")} are the same skill under ${group.length} names`,
+    );
+  }
+  return row(
+    "discover",
+    "rename-leftover",
+    `${skills.length} skill(s) compared by content, name aside`,
+    findings.sort(),
+    "delete the old copy (a rename must remove the old directory), or make the two skills genuinely different",
+  );
+}
+
+/** The file with its `name:` line (and leading/trailing space) taken out. */
+function bodyWithoutName(text: string): string {
+  return text
+    .replace(/\r\n/g, "\n")
+    .replace(/^name:.*$/m, "")
+    .trim();
+}

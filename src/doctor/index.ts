@@ -1,0 +1,35 @@
+import { leakCheck, schemaCheck } from "./declare.js";
+import { renameLeftoverCheck, staleCacheCheck } from "./discover.js";
+import { attachmentCheck } from "./filter.js";
+import { deletionCheck } from "./invalidate.js";
+import { attributionCheck, overrideCheck } from "./register.js";
+import { budgetCheck, volatileCheck } from "./render.js";
+import type { DoctorContext, DoctorReport } from "./types.js";
+
+export type { DoctorCheck, DoctorContext, DoctorReport } from "./types.js";
+
+/**
+ * The seed's failure table (section 7), one check per row, in its order. The skill state is read
+ * before the tools are (a harness's order) and audited once; the audit repairs what it finds.
+ */
+export async function runDoctor(ctx: DoctorContext): Promise<DoctorReport> {
+  const { plane } = ctx;
+  await plane.discovery.load();
+  const before = (await plane.skillsView()).skills;
+  const snapshot = await plane.toolSnapshot();
+  const tools = snapshot.entries.map((e) => e.entry);
+  const schema = schemaCheck(tools);
+  const leaks = await leakCheck(ctx);
+  const overrides = await overrideCheck(ctx);
+  const attribution = await attributionCheck(ctx);
+  const audit = await plane.discovery.audit();
+  const stale = staleCacheCheck(audit, plane.discovery.roots.length);
+  const rename = await renameLeftoverCheck((await plane.skillsView()).skills);
+  const attachment = await attachmentCheck(ctx);
+  const budget = await budgetCheck(ctx);
+  const deletion = await deletionCheck(ctx, audit, before);
+  const volatile = await volatileCheck(ctx);
+  return {
+    checks: [schema, leaks, overrides, attribution, stale, rename, attachment, budget, volatile, deletion],
+  };
+}

@@ -1,0 +1,102 @@
+import type { RegistryEntry } from "../register/index.js";
+import { GLOBAL_LAYER, type Registry } from "../register/index.js";
+import { expectations, scopeLabel } from "./expect.js";
+import { type DoctorCheck, type DoctorContext, row } from "./types.js";
+
+// The registries differ only in entry type; these checks read names, layers and providers.
+function registries(ctx: DoctorContext): Registry<RegistryEntry>[] {
+  return [ctx.plane.tools, ctx.plane.skills] as unknown as Registry<RegistryEntry>[];
+}
+
+/** The chains worth reading: the plane's own, each expectation's, and every scope layer on its own. */
+export function chainsOf(ctx: DoctorContext): string[][] {
+  const seen = new Map<string, string[]>();
+  const add = (chain: string[]) => seen.set(chain.join(">"), chain);
+  add(ctx.plane.chain);
+  for (const e of expectations(ctx.plane)) add(e.chain);
+  for (const reg of registries(ctx))
+    for (const layer of reg.layerNames()) if (layer !== GLOBAL_LAYER) add([layer]);
+  return [...seen.values()];
+}
+
+/** Row 3: same-name overrides, tools and skills, in every chain read; `doctor.overrides` are intended. */
+export async function overrideCheck(ctx: DoctorContext): Promise<DoctorCheck> {
+  const intended = new Set(ctx.plane.config.get("doctor.overrides") as string[]);
+  const findings = new Set<string>();
+  let reads = 0;
+  for (const chain of chainsOf(ctx)) {
+    for (const reg of registries(ctx)) {
+      const snap = await reg.snapshot(chain);
+      reads++;
+      for (const s of snap.shadowed) {
+        if (intended.has(s.name)) continue;
+        findings.add(
+          `${reg.kind} "${s.name}" from ${s.provider} (layer ${s.layer}) is shadowed by ${s.by.provider} (layer ${s.by.layer})` +
+            (s.reason === "rank" ? " in the same layer" : ""),
+        );
+      }
+    }
+  }
+  return row(
+    "register",
+    "same-name-override",
+    `${reads} layered reads checked for entries that lose their name to another`,
+    [...findings].sort(),
+    "rename one of the two, remove the stale one, or list the name in doctor.overrides when the override is intended",
+  );
+}
+
+/** Where a name is registered, layer by layer (each layer read on its own over nothing else). */
+async function layersHolding(reg: Registry<RegistryEntry>, name: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const layer of reg.layerNames()) {
+    const snap = await reg.snapshot(layer === GLOBAL_LAYER ? [] : [layer]);
+    const hit = snap.get(name) ?? snap.withheld.find((w) => w.name === name);
+    if (hit && hit.layer === layer) out.push(`${layer} (${hit.provider})`);
+  }
+  return out;
+}
+
+/** Row 4: every entry's layer; an expected name that only lives in a layer the chain does not read. */
+export async function attributionCheck(ctx: DoctorContext): Promise<DoctorCheck> {
+  const { tools, skills } = ctx.plane;
+  const findings: string[] = [];
+  const counts = new Map<string, number>();
+  for (const reg of registries(ctx)) {
+    for (const layer of reg.layerNames()) {
+      const snap = await reg.snapshot(layer === GLOBAL_LAYER ? [] : [layer]);
+      const n = snap.entries.filter((e) => e.layer === layer).length;
+      if (n > 0) counts.set(layer, (counts.get(layer) ?? 0) + n);
+    }
+  }
+  for (const e of expectations(ctx.plane)) {
+    const t = await tools.snapshot(e.chain);
+    const s = await skills.snapshot(e.chain);
+    for (const name of e.names) {
+      if (
+        t.get(name) ||
+        s.get(name) ||
+        t.withheld.some((w) => w.name === name) ||
+        s.withheld.some((w) => w.name === name)
+      )
+        continue;
+      const where = [
+        ...(await layersHolding(registries(ctx)[0]!, name)),
+        ...(await layersHolding(registries(ctx)[1]!, name)),
+      ];
+      findings.push(
+        where.length > 0
+          ? `"${name}" is expected in ${scopeLabel(e.scope)} but is registered in ${where.join(", ")}, which that chain does not read`
+          : `"${name}" is expected in ${scopeLabel(e.scope)} but no layer registers it`,
+      );
+    }
+  }
+  const summary = [...counts].map(([layer, n]) => `${layer}: ${n}`).join(", ");
+  return row(
+    "register",
+    "layer-attribution",
+    `entries per layer: ${summary || "(none)"}; doctor.expect checked against the layers each chain reads`,
+    findings,
+    "register the provider into a layer of the expecting chain (tools.modules item {path, layer}), or fix the scope name in doctor.expect",
+  );
+}

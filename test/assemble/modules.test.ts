@@ -1,0 +1,88 @@
+import { describe, expect, it } from "vitest";
+import { Toolplane } from "../../src/assemble/toolplane.js";
+import { tempProject } from "../helpers/tmp.js";
+
+const decl = (name: string) =>
+  `{ name: "${name}", description: "The ${name} tool.", parameters: { type: "object", properties: {} }, output: { schema: { type: "string" }, render: (v) => v }, execute: () => "${name} ran" }`;
+
+async function open(files: Record<string, string>, scope?: string) {
+  const { repo, env } = tempProject(files);
+  return Toolplane.open({ cwd: repo, env, bundledSkills: null, ...(scope ? { scope } : {}) });
+}
+
+describe("tools.modules", () => {
+  it("registers each module's tools as one provider, in its layer, callable through the host", async () => {
+    const plane = await open(
+      {
+        ".toolplane/config.json": JSON.stringify({
+          tools: { modules: ["a.mjs", { path: "b.mjs", layer: "preset:review" }, "c.mjs"] },
+        }),
+        "a.mjs": `export const tools = ({ config }) => (config["tools.timeoutMs"] === 120000 ? [${decl("alpha")}] : []);`,
+        "b.mjs": `export default [${decl("beta")}];`,
+        "c.mjs": `export const layer = "agent:x"; export const tools = [${decl("gamma")}];`,
+      },
+      "preset:review",
+    );
+    try {
+      const snap = await plane.toolSnapshot();
+      expect(snap.get("alpha")).toMatchObject({ provider: "module:a.mjs", layer: "global" });
+      expect(snap.get("beta")).toMatchObject({ provider: "module:b.mjs", layer: "preset:review" });
+      expect(snap.get("gamma")).toBeUndefined();
+      expect((await plane.tools.snapshot(["agent:x"])).get("gamma")?.layer).toBe("agent:x");
+      const result = await plane.call("beta", {});
+      expect(result.isError).toBe(false);
+      expect(JSON.stringify(result.content)).toContain("beta ran");
+    } finally {
+      await plane.close();
+    }
+  });
+
+  it("takes a provider() factory whose list can change", async () => {
+    const plane = await open({
+      ".toolplane/config.json": JSON.stringify({ tools: { modules: ["p.mjs"] } }),
+      "p.mjs": `export function provider() { return { enumerate: () => [${decl("delta")}] }; }`,
+    });
+    try {
+      expect((await plane.toolSnapshot()).get("delta")?.provider).toBe("module:p.mjs");
+    } finally {
+      await plane.close();
+    }
+  });
+
+  it("stops assembly with the module's name when it is missing, empty or malformed", async () => {
+    await expect(
+      open({ ".toolplane/config.json": JSON.stringify({ tools: { modules: ["nope.mjs"] } }) }),
+    ).rejects.toThrow(/tools.modules: cannot load "nope.mjs"/);
+    await expect(
+      open({
+        ".toolplane/config.json": JSON.stringify({ tools: { modules: ["e.mjs"] } }),
+        "e.mjs": "export const x = 1;",
+      }),
+    ).rejects.toThrow(/"e.mjs" exports no tools/);
+    await expect(
+      open({
+        ".toolplane/config.json": JSON.stringify({ tools: { modules: ["m.mjs"] } }),
+        "m.mjs": `export const tools = [{ name: "bad name!", description: "x" }];`,
+      }),
+    ).rejects.toThrow(/tools.modules: "m.mjs"/);
+  });
+
+  it("applies scopes.restrictions to the layer", async () => {
+    const plane = await open(
+      {
+        ".toolplane/config.json": JSON.stringify({
+          scopes: { restrictions: { "preset:ro": { deny: ["grep"] } } },
+        }),
+      },
+      "preset:ro",
+    );
+    try {
+      const snap = await plane.toolSnapshot();
+      expect(snap.get("grep")).toBeUndefined();
+      expect(snap.withheld.map((w) => w.name)).toContain("grep");
+      expect(snap.get("read")).toBeDefined();
+    } finally {
+      await plane.close();
+    }
+  });
+});
