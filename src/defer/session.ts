@@ -47,8 +47,10 @@ export class DeferSession {
   /** Plans this render. Entries are light (name + search text); no schema is built. */
   plan(entries: readonly SearchEntry[], config: DeferConfig): DeferPlan {
     this.pending = entries;
+    // bytes matter only with a byte figure; without one, skip measuring every entry
+    const measure = (config.maxSchemaBytes ?? null) !== null;
     const plan = planDeferral(
-      entries.map((e) => ({ name: e.name, bytes: estimateBytes(e) })),
+      measure ? entries.map((e) => ({ name: e.name, bytes: estimateBytes(e) })) : entries,
       config,
       this.state,
     );
