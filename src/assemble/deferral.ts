@@ -6,6 +6,7 @@ import {
   entryFromTool,
   type ResidencyChange,
   type SearchEntry,
+  TOOL_SEARCH_NAME,
   toolSearchTool,
 } from "../defer/index.js";
 import type { DeferralReport, ResidencyMove } from "../render/index.js";
@@ -35,6 +36,8 @@ export class SessionDeferral {
   /** Tools are frozen, so a tool's light entry is built once per namespace. */
   private readonly entries = new WeakMap<AnyTool, SearchEntry>();
   private unreported: ResidencyChange[] = [];
+  /** The last planned list and its entries: the same list (an unchanged snapshot) is not re-read. */
+  private last: { visible: readonly VisibleTool[]; entries: SearchEntry[] } | undefined;
 
   constructor() {
     this.searchTool = toolSearchTool(this.session, (name) => this.byName.get(name)?.description ?? "");
@@ -45,8 +48,11 @@ export class SessionDeferral {
    * here) turns deferral off: a tool listed by name that nothing can load would be lost.
    */
   plan(visible: readonly VisibleTool[], config: DeferConfig, searchWithheld?: string): SessionPlan {
-    this.byName = new Map(visible.map((v) => [v.tool.name, v.tool]));
-    const entries = visible.map((v) => this.entryOf(v));
+    if (this.last?.visible !== visible) {
+      this.byName = new Map(visible.map((v) => [v.tool.name, v.tool]));
+      this.last = { visible, entries: visible.map((v) => this.entryOf(v)) };
+    }
+    const entries = this.last.entries;
     const plan = this.session.plan(entries, searchWithheld ? { ...config, mode: "off" } : config);
     if (!searchWithheld) {
       this.unreported.push(...plan.changes);
@@ -56,6 +62,14 @@ export class SessionDeferral {
     for (const c of plan.changes)
       this.unreported.push(c.reason === plan.trigger ? { ...c, reason: trigger } : c);
     return { plan, trigger };
+  }
+
+  /** A tool of the last plan by name (tool_search included); throws for a name it never planned. */
+  toolNamed(name: string): AnyTool {
+    if (name === TOOL_SEARCH_NAME) return this.searchTool;
+    const tool = this.byName.get(name);
+    if (!tool) throw new Error(`internal: "${name}" is not in the planned tool set`);
+    return tool;
   }
 
   /** Plans once if nothing has yet, so a first call (tool_search before any catalog) sees the deferred set. */

@@ -98,6 +98,7 @@ export class Toolplane {
   private readonly projections = new WeakMap<AnyTool, ToolProjection>();
   /** This session's deferral: what is deferred, the loaded set, and the tool_search tool. */
   readonly deferral = new SessionDeferral();
+  private readonly visibleBySnapshot = new WeakMap<Snapshot<AnyTool>, VisibleTool[]>();
 
   private constructor(config: Config, chain: string[], options: ToolplaneOptions, session: string) {
     this.config = config;
@@ -137,7 +138,21 @@ export class Toolplane {
     return this.visible(await this.toolSnapshot()).map((v) => v.tool);
   }
 
+  /**
+   * The snapshot's tools minus withheld ones. A snapshot is cached by the registry until it
+   * changes and the configuration is fixed for this Toolplane, so the list is kept per snapshot:
+   * re-renders of an unchanged set reuse it (and the deferral planner sees the same array).
+   */
   private visible(snapshot: Snapshot<AnyTool>): VisibleTool[] {
+    let hit = this.visibleBySnapshot.get(snapshot);
+    if (!hit) {
+      hit = this.filterVisible(snapshot);
+      this.visibleBySnapshot.set(snapshot, hit);
+    }
+    return hit;
+  }
+
+  private filterVisible(snapshot: Snapshot<AnyTool>): VisibleTool[] {
     const rules = this.policy().rules;
     const out: VisibleTool[] = [];
     for (const e of snapshot.entries) {
@@ -179,8 +194,7 @@ export class Toolplane {
   async modelTools(): Promise<AnyTool[]> {
     const visible = this.visible(await this.toolSnapshot());
     const { plan } = this.planFor(visible);
-    const byName = new Map(visible.map((v) => [v.tool.name, v.tool]));
-    return plan.resident.map((n) => (n === TOOL_SEARCH_NAME ? this.deferral.searchTool : byName.get(n)!));
+    return plan.resident.map((n) => this.deferral.toolNamed(n));
   }
 
   /** Calls `listener` when the model's tool set may have changed: a registry change or a tool_search load. */
@@ -290,8 +304,7 @@ export class Toolplane {
     const snapshot = await this.toolSnapshot();
     const visible = this.visible(snapshot);
     const { plan, trigger } = this.planFor(visible);
-    const byName = new Map(visible.map((v) => [v.tool.name, v.tool]));
-    const toolNamed = (n: string) => (n === TOOL_SEARCH_NAME ? this.deferral.searchTool : byName.get(n)!);
+    const toolNamed = (n: string) => this.deferral.toolNamed(n);
     const native =
       plan.deferred.length > 0 &&
       (this.config.get("defer.native") as boolean) &&
