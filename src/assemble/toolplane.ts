@@ -5,6 +5,13 @@ import { type Config, type LoadOptions, loadConfig } from "../config/index.js";
 import { projectTool, type ToolProjection } from "../declare/project.js";
 import type { AnyTool } from "../declare/types.js";
 import {
+  ANTHROPIC_TOOL_SEARCH_BETA,
+  deferConfigFrom,
+  hasNativeToolSearch,
+  nativeSearchTool,
+  TOOL_SEARCH_NAME,
+} from "../defer/index.js";
+import {
   type Skill,
   SkillDiscovery,
   type SkillsView,
@@ -28,7 +35,12 @@ import {
   type McpServerConfig,
   registerMcpServers,
 } from "../mcp/index.js";
-import { deniedOutright, type PermissionPolicy, policyFromConfig } from "../permissions/index.js";
+import {
+  deniedOutright,
+  type PermissionPolicy,
+  policyFromConfig,
+  type SourcedRule,
+} from "../permissions/index.js";
 import {
   GLOBAL_LAYER,
   Registry,
@@ -40,14 +52,20 @@ import {
   type BudgetSettings,
   type Catalog,
   CatalogRenderer,
+  type DeferralReport,
+  type NativeDeferral,
   type ProviderName,
   RenderMemo,
 } from "../render/index.js";
 import { builtinProvider } from "../tools/index.js";
 import { skillTool } from "../tools/skill.js";
 import type { ProgressFactory } from "../util/progress.js";
+import { SessionDeferral, type VisibleTool } from "./deferral.js";
 import { loadToolModules, type ToolModuleSpec } from "./modules.js";
 import { parseScopeChain } from "./scope.js";
+
+/** The permission namespace of tools toolplane itself adds to a session (tool_search). */
+const SESSION_NAMESPACE = "toolplane";
 
 export interface ToolplaneOptions extends LoadOptions {
   /** Scope chain, nearest first, e.g. "session-1>agent:reviewer". */
@@ -89,6 +107,9 @@ export class Toolplane {
   private readonly renderMemo = new RenderMemo();
   private readonly renderers = new Map<ProviderName, CatalogRenderer>();
   private readonly projections = new WeakMap<AnyTool, ToolProjection>();
+  /** This session's deferral: what is deferred, the loaded set, and the tool_search tool. */
+  readonly deferral = new SessionDeferral();
+  private readonly visibleBySnapshot = new WeakMap<Snapshot<AnyTool>, VisibleTool[]>();
 
   private constructor(config: Config, chain: string[], options: ToolplaneOptions, session: string) {
     this.config = config;
@@ -135,17 +156,83 @@ export class Toolplane {
     return this.tools.snapshot(this.chain);
   }
 
+  /** The tools of this scope the model may see and call (registry tools; tool_search is apart). */
   async visibleTools(): Promise<AnyTool[]> {
-    const snapshot = await this.toolSnapshot();
-    return snapshot.entries.filter((e) => this.withheldReason(e) === undefined).map((e) => e.entry);
+    return this.visible(await this.toolSnapshot()).map((v) => v.tool);
   }
 
-  /** Why a tool is kept from the model and from calls here: disabled, or denied outright. */
-  withheldReason(e: Resolved<AnyTool>): string | undefined {
-    if ((this.config.get("tools.disabled") as string[]).includes(e.name))
+  /**
+   * The snapshot's tools minus withheld ones. A snapshot is cached by the registry until it
+   * changes and the configuration is fixed for this Toolplane, so the list is kept per snapshot:
+   * re-renders of an unchanged set reuse it (and the deferral planner sees the same array).
+   */
+  private visible(snapshot: Snapshot<AnyTool>): VisibleTool[] {
+    let hit = this.visibleBySnapshot.get(snapshot);
+    if (!hit) {
+      hit = this.filterVisible(snapshot);
+      this.visibleBySnapshot.set(snapshot, hit);
+    }
+    return hit;
+  }
+
+  private filterVisible(snapshot: Snapshot<AnyTool>): VisibleTool[] {
+    const rules = this.policy().rules;
+    const out: VisibleTool[] = [];
+    for (const e of snapshot.entries) {
+      if (this.withheldReason(e.name, namespaceOf(e), rules) === undefined)
+        out.push({ tool: e.entry, namespace: namespaceOf(e) });
+    }
+    return out;
+  }
+
+  /** Why a registered tool is kept from the model and from calls here (undefined: it is not). */
+  withheldReasonOf(e: Resolved<AnyTool>): string | undefined {
+    return this.withheldReason(e.name, namespaceOf(e), this.policy().rules);
+  }
+
+  /** Why a tool is kept from the model and from calls here: disabled, denied outright, or reserved. */
+  private withheldReason(name: string, namespace: string, rules: readonly SourcedRule[]): string | undefined {
+    if (name === TOOL_SEARCH_NAME && namespace !== SESSION_NAMESPACE)
+      return "its name is reserved for toolplane's tool search";
+    if ((this.config.get("tools.disabled") as string[]).includes(name))
       return "it is disabled (tools.disabled)";
-    const denied = deniedOutright({ name: e.name, namespace: namespaceOf(e) }, this.policy().rules);
+    const denied = deniedOutright({ name, namespace }, rules);
     return denied ? `it is denied by ${denied.origin}` : undefined;
+  }
+
+  /** Why tool_search may not be used here (then nothing is deferred), or undefined. */
+  private searchWithheld(rules: readonly SourcedRule[]): string | undefined {
+    return this.withheldReason(TOOL_SEARCH_NAME, SESSION_NAMESPACE, rules);
+  }
+
+  /** This session's residency plan for a snapshot (the same plan every reader of it gets). */
+  private planFor(visible: readonly VisibleTool[]) {
+    return this.deferral.plan(
+      visible,
+      deferConfigFrom(this.config),
+      this.searchWithheld(this.policy().rules),
+    );
+  }
+
+  /**
+   * The tools the model sees in full when deferred tools are listed by name (the client-side
+   * form): resident tools in plan order, tool_search when anything is deferred, then the tools
+   * tool_search loaded. The MCP server lists these.
+   */
+  async modelTools(): Promise<AnyTool[]> {
+    const visible = this.visible(await this.toolSnapshot());
+    const { plan } = this.planFor(visible);
+    return plan.resident.map((n) => this.deferral.toolNamed(n));
+  }
+
+  /** Calls `listener` when the model's tool set may have changed: a registry change or a tool_search load. */
+  onToolsChanged(listener: () => void): () => void {
+    const offRegistry = this.tools.on("invalidated", listener);
+    const offLoad = this.deferral.session.onLoad(() => listener());
+    return () => {
+      offRegistry();
+      offLoad();
+    };
   }
 
   /** The permission policy of this configuration (pure data; see evaluatePermission). */
@@ -166,18 +253,31 @@ export class Toolplane {
    * spill. Each run reads the current tool snapshot, so registry changes reach the next turn.
    */
   host(request: HostRequest = {}): ExecutionHost {
+    // Deferred tools stay callable: a call names the tool, and its arguments are validated against
+    // the real schema all the same (a model that guessed them gets the schema's error back).
     const tools = async (): Promise<HostToolSet> => {
       const snapshot = await this.toolSnapshot();
+      const rules = this.policy().rules;
       const available: HostTool[] = [];
+      const visible: VisibleTool[] = [];
       const withheld: Array<{ name: string; reason: string; code: ToolErrorCode }> = [];
+      const withhold = (name: string, reason: string) => {
+        const code = reason.startsWith("it is denied") ? "permission_denied" : "unknown_tool";
+        withheld.push({ name, reason, code });
+      };
       for (const e of snapshot.entries) {
-        const reason = this.withheldReason(e);
-        if (reason === undefined) available.push({ tool: e.entry, namespace: namespaceOf(e) });
-        else {
-          const code = reason.startsWith("it is denied") ? "permission_denied" : "unknown_tool";
-          withheld.push({ name: e.name, reason, code });
-        }
+        const reason = this.withheldReason(e.name, namespaceOf(e), rules);
+        if (reason === undefined) {
+          available.push({ tool: e.entry, namespace: namespaceOf(e) });
+          visible.push({ tool: e.entry, namespace: namespaceOf(e) });
+        } else if (e.name !== TOOL_SEARCH_NAME) withhold(e.name, reason);
       }
+      const searchReason = this.searchWithheld(rules);
+      if (searchReason === undefined)
+        available.push({ tool: this.deferral.searchTool, namespace: SESSION_NAMESPACE });
+      else withhold(TOOL_SEARCH_NAME, searchReason);
+      // tool_search ranks what this session defers: plan once if no catalog has been rendered yet
+      this.deferral.ensurePlanned(() => visible, deferConfigFrom(this.config), searchReason);
       return { tools: available, withheld };
     };
     const extra = (this.config.get("permissions.additionalDirectories") as string[]).map((d) =>
@@ -227,11 +327,25 @@ export class Toolplane {
     return this.watching;
   }
 
+  /**
+   * What the model sees for `provider`. Deferral is planned for this session (`defer.*`): deferred
+   * tools go to the system text by name only, with tool_search resident (or, where the provider
+   * has a native form and `defer.native` is on, in full with `defer_loading` behind the provider's
+   * own search tool); tools tool_search loaded follow the resident ones, so the tools before them
+   * do not move. Only tools sent in full are projected: a deferred tool's schema is never built
+   * for the names form.
+   */
   async catalog(provider: ProviderName): Promise<Catalog> {
     const snapshot = await this.toolSnapshot();
-    const tools = snapshot.entries
-      .filter((e) => this.withheldReason(e) === undefined)
-      .map((e) => this.projection(e.entry));
+    const visible = this.visible(snapshot);
+    const { plan, trigger } = this.planFor(visible);
+    const toolNamed = (n: string) => this.deferral.toolNamed(n);
+    const native =
+      plan.deferred.length > 0 &&
+      (this.config.get("defer.native") as boolean) &&
+      hasNativeToolSearch(provider);
+    const resident = native ? plan.resident.filter((n) => n !== TOOL_SEARCH_NAME) : plan.resident;
+    const tools = resident.map((n) => this.projection(toolNamed(n)));
     const view = await this.skillsView();
     const skills = view.skills
       .filter((s) => s.modelVisible)
@@ -241,13 +355,24 @@ export class Toolplane {
       renderer = new CatalogRenderer(this.renderMemo);
       this.renderers.set(provider, renderer);
     }
-    return renderer.render({
+    const catalog = renderer.render({
       provider,
       tools,
       skills,
+      ...(native
+        ? {
+            native: nativeDeferral(
+              provider,
+              plan.deferred.map((n) => this.projection(toolNamed(n))),
+            ),
+          }
+        : { deferred: plan.deferred }),
       budget: this.budget(),
       incomplete: snapshot.incomplete || view.incomplete,
     });
+    const form: DeferralReport["form"] = plan.deferred.length === 0 ? "none" : native ? "native" : "names";
+    // a new report object: the renderer keeps its own catalog for the next incremental render
+    return { ...catalog, report: { ...catalog.report, deferral: this.deferral.report(form, trigger) } };
   }
 
   /** The catalog budget from the assembly keys. */
@@ -276,6 +401,14 @@ export class Toolplane {
     await (await watching?.catch(() => undefined))?.close();
     this.discovery.close();
   }
+}
+
+/** The provider's own search tool and the deferred tools it loads (Anthropic, OpenAI Responses). */
+function nativeDeferral(provider: ProviderName, tools: ToolProjection[]): NativeDeferral {
+  const searchTool = nativeSearchTool(provider)!;
+  return provider === "anthropic"
+    ? { tools, searchTool, headers: { "anthropic-beta": ANTHROPIC_TOOL_SEARCH_BETA } }
+    : { tools, searchTool };
 }
 
 function namespaceOf(e: Resolved<AnyTool>): string {

@@ -90,9 +90,9 @@ export function planDeferral(
   const toolSearch = deferred.length > 0 || loaded.length > 0;
   const resident = [...base, ...(toolSearch ? [TOOL_SEARCH_NAME] : []), ...loaded];
 
-  const residency: Record<string, "resident" | "deferred"> = {};
-  for (const n of resident) residency[n] = "resident";
-  for (const n of deferred) residency[n] = "deferred";
+  // An unchanged tool set (the usual render) keeps the previous record: no diff, no sort, no garbage.
+  const same = sameResidency(previous.residency, resident, deferred);
+  const residency = same ? previous.residency : residencyRecord(resident, deferred);
 
   const changes: ResidencyChange[] = [];
   const reasonFor = (name: string, to: Residency): string => {
@@ -102,13 +102,15 @@ export function planDeferral(
     if (pinned.has(name)) return "listed in defer.resident";
     return trigger;
   };
-  const all = new Set([...Object.keys(previous.residency), ...Object.keys(residency)]);
-  for (const name of [...all].sort()) {
-    const from: Residency = previous.residency[name] ?? "absent";
-    const to: Residency = residency[name] ?? "absent";
-    if (from !== to) changes.push({ name, from, to, reason: reasonFor(name, to) });
+  if (!same) {
+    const all = new Set([...Object.keys(previous.residency), ...Object.keys(residency)]);
+    for (const name of [...all].sort()) {
+      const from = residencyIn(previous.residency, name);
+      const to = residencyIn(residency, name);
+      if (from !== to) changes.push({ name, from, to, reason: reasonFor(name, to) });
+    }
   }
-  if (!toolSearch && previous.residency[TOOL_SEARCH_NAME] === "resident") {
+  if (!toolSearch && residencyIn(previous.residency, TOOL_SEARCH_NAME) === "resident") {
     const c = changes.find((x) => x.name === TOOL_SEARCH_NAME);
     if (c) c.reason = "nothing is deferred: tool_search withdrawn";
   }
@@ -121,6 +123,31 @@ export function planDeferral(
     trigger,
     state: { triggered, residency, loaded },
   };
+}
+
+type ResidencyRecord = DeferState["residency"];
+
+/** A tool's residency in a record; own keys only, so a tool named `constructor` is no special case. */
+function residencyIn(record: ResidencyRecord, name: string): Residency {
+  return Object.hasOwn(record, name) ? record[name]! : "absent";
+}
+
+function residencyRecord(resident: readonly string[], deferred: readonly string[]): ResidencyRecord {
+  const record: Record<string, "resident" | "deferred"> = Object.create(null);
+  for (const n of resident) record[n] = "resident";
+  for (const n of deferred) record[n] = "deferred";
+  return record;
+}
+
+/** True when `record` holds exactly these tools with these residencies (names are unique). */
+function sameResidency(
+  record: ResidencyRecord,
+  resident: readonly string[],
+  deferred: readonly string[],
+): boolean {
+  for (const n of resident) if (residencyIn(record, n) !== "resident") return false;
+  for (const n of deferred) if (residencyIn(record, n) !== "deferred") return false;
+  return Object.keys(record).length === resident.length + deferred.length;
 }
 
 function decideTrigger(

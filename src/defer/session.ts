@@ -27,25 +27,45 @@ export interface SearchOutcome {
 /**
  * One session's deferral: the state carried between renders (so nothing flips without a change),
  * the loaded set (tools tool_search found, kept for following turns), and the search index,
- * updated incrementally from the light entries each render passes in.
+ * updated incrementally from the light entries the last render passed in.
  */
 export class DeferSession {
-  readonly index = new Bm25fIndex();
+  private readonly bm25f = new Bm25fIndex();
   private state: DeferState = EMPTY_DEFER_STATE;
   private last: DeferPlan | undefined;
+  /** Entries of the last plan not yet indexed: most renders are never searched, so indexing waits. */
+  private pending: readonly SearchEntry[] | undefined;
   lastSync: SyncReport = { added: [], changed: [], removed: [] };
+  private readonly loadListeners = new Set<(names: readonly string[]) => void>();
+
+  /** Called with the names each time tools join the loaded set; returns the unsubscribe. */
+  onLoad(listener: (names: readonly string[]) => void): () => void {
+    this.loadListeners.add(listener);
+    return () => this.loadListeners.delete(listener);
+  }
 
   /** Plans this render. Entries are light (name + search text); no schema is built. */
   plan(entries: readonly SearchEntry[], config: DeferConfig): DeferPlan {
-    this.lastSync = this.index.sync(entries);
+    this.pending = entries;
+    // bytes matter only with a byte figure; without one, skip measuring every entry
+    const measure = (config.maxSchemaBytes ?? null) !== null;
     const plan = planDeferral(
-      entries.map((e) => ({ name: e.name, bytes: estimateBytes(e) })),
+      measure ? entries.map((e) => ({ name: e.name, bytes: estimateBytes(e) })) : entries,
       config,
       this.state,
     );
     this.state = plan.state;
     this.last = plan;
     return plan;
+  }
+
+  /** The search index, brought up to the last plan's entries (re-indexing only what changed). */
+  get index(): Bm25fIndex {
+    if (this.pending !== undefined) {
+      this.lastSync = this.bm25f.sync(this.pending);
+      this.pending = undefined;
+    }
+    return this.bm25f;
   }
 
   get current(): DeferPlan | undefined {
@@ -70,7 +90,10 @@ export class DeferSession {
     const deferred = new Set(this.last?.deferred ?? []);
     const already = new Set(this.state.loaded);
     const added = names.filter((n) => deferred.has(n) && !already.has(n));
-    if (added.length > 0) this.state = { ...this.state, loaded: [...this.state.loaded, ...added] };
+    if (added.length > 0) {
+      this.state = { ...this.state, loaded: [...this.state.loaded, ...added] };
+      for (const listener of this.loadListeners) listener(added);
+    }
     return added;
   }
 

@@ -28,6 +28,8 @@ const output = z.object({
   results: z.array(z.object({ name: z.string(), score: z.number(), description: z.string() })),
   /** Tools that became callable by this search. */
   loaded: z.array(z.string()),
+  /** How many deferred tools were searched (0: nothing is deferred here). */
+  searched: z.number().int().nonnegative().optional(),
 });
 
 export type ToolSearchResult = z.infer<typeof output>;
@@ -39,6 +41,7 @@ export const TOOL_SEARCH_DESCRIPTION =
 
 /** Renders a search result for the model: one line per tool, scores to two decimals. */
 export function renderToolSearch(value: ToolSearchResult): string {
+  if (value.searched === 0) return "Nothing is deferred here: every tool is already in your tool list.";
   if (value.results.length === 0) return "No deferred tool matches. Try other words, or a pattern.";
   const lines = value.results.map((r) => `- ${r.name} (${r.score.toFixed(2)}): ${r.description}`);
   const loaded = value.loaded.length > 0 ? `\nLoaded now: ${value.loaded.join(", ")}.` : "";
@@ -68,6 +71,7 @@ export function toolSearchTool(
         mode: args.pattern !== undefined ? "pattern" : "query",
         results: hits.map((h) => ({ name: h.name, score: round(h.score), description: describe(h.name) })),
         loaded,
+        searched: session.current?.deferred.length ?? 0,
       };
     },
     concurrencySafe: false,

@@ -15,7 +15,7 @@ export async function attachmentCheck(ctx: DoctorContext): Promise<DoctorCheck> 
       const where = `"${name}" in ${scopeLabel(e.scope)}`;
       const tool = tools.get(name);
       if (tool) {
-        const reason = plane.withheldReason(tool);
+        const reason = plane.withheldReasonOf(tool);
         if (reason) findings.push(`${where} is not attached: ${reason}`);
         continue;
       }

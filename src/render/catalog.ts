@@ -2,11 +2,18 @@ import { hash } from "node:crypto";
 import type { ToolProjection } from "../declare/project.js";
 import { adapterFor } from "./adapters.js";
 import { CUT_MARKER, cutText, waterFill } from "./budget.js";
-import { RenderMemo } from "./memo.js";
+import { deepFreeze, RenderMemo, type WireMemo } from "./memo.js";
 import { wireName } from "./schema/names.js";
 import { DEFERRED_HEADER, SKILLS_HEADER } from "./system.js";
 import { countTokens } from "./tokens.js";
-import type { BudgetCut, Catalog, CatalogSkill, ProviderName, SchemaConversion } from "./types.js";
+import type {
+  BudgetCut,
+  Catalog,
+  CatalogSkill,
+  NativeDeferral,
+  ProviderName,
+  SchemaConversion,
+} from "./types.js";
 
 export { renderSkillCatalog } from "./system.js";
 
@@ -25,8 +32,15 @@ export interface RenderInput {
   tools: readonly ToolProjection[];
   /** Model-visible skills; listed in the system text sorted by name. */
   skills?: readonly CatalogSkill[];
-  /** Deferred tool names: listed by name only, under one hint line. */
+  /** Deferred tool names: listed by name only, under one hint line (the client-side form). */
   deferred?: readonly string[];
+  /**
+   * Deferred tools in the provider's native form instead (Anthropic, OpenAI Responses): the
+   * provider's search tool, then each tool in full with `defer_loading: true`, after the resident
+   * tools. The provider keeps them out of the model's context until its search loads one, so they
+   * count against neither the budget nor `prefixHash`; only `descriptionMaxChars` caps them.
+   */
+  native?: NativeDeferral;
   budget?: BudgetSettings;
   /** Shorthand for `budget: {chars}`. */
   budgetChars?: number;
@@ -81,11 +95,27 @@ interface State {
   renamed: Array<string | undefined>;
   chars: number;
   systemDigest: Buffer;
+  /** The native deferral part after the resident tools: reused as is while its input is the same. */
+  tail: Tail;
   catalog: Catalog;
 }
 
+/** What native deferral adds after the resident tools (empty without it). */
+interface Tail {
+  tools: readonly ToolProjection[];
+  wires: unknown[];
+  cuts: BudgetCut[];
+  notes: Array<ConvertedNotes | undefined>;
+  renamed: Array<{ name: string; wireName: string }>;
+}
+
+const NO_TAIL: Tail = { tools: [], wires: [], cuts: [], notes: [], renamed: [] };
+
 function renderFull(input: RenderInput): { catalog: Catalog; state: State | undefined } {
   const adapter = adapterFor(input.provider);
+  if (input.native && (input.deferred?.length ?? 0) > 0) {
+    throw new TypeError("give deferred tools either by name (deferred) or natively (native), not both");
+  }
   sharedMemo ??= new RenderMemo();
   const memo = input.memo ?? sharedMemo;
   const settings = input.budget ?? { chars: input.budgetChars ?? 8000 };
@@ -121,6 +151,7 @@ function renderFull(input: RenderInput): { catalog: Catalog; state: State | unde
     renamedAt[i] = name !== tool.name ? name : undefined;
     chars += tool.name.length + one.keptLength;
   });
+  const tail = input.native ? renderTail(memo, adapter, input.native, usedNames, maxChars) : NO_TAIL;
 
   // the system text, with a digest per line so an unchanged skill is not hashed again
   const skillCuts: BudgetCut[] = [];
@@ -153,8 +184,8 @@ function renderFull(input: RenderInput): { catalog: Catalog; state: State | unde
   chars += system.length;
   const systemDigest = hash("sha256", Buffer.concat(lineDigests), "buffer");
   const prefixHash = prefixHashOf(digestBuf, systemDigest);
-  const cut = [...cuts.filter((c): c is BudgetCut => c !== undefined), ...skillCuts];
-  const renamed = renamedList(kept.tools, renamedAt);
+  const cut = [...cuts.filter((c): c is BudgetCut => c !== undefined), ...skillCuts, ...tail.cuts];
+  const renamed = [...renamedList(kept.tools, renamedAt), ...tail.renamed];
 
   const omitted = [
     ...all.tools.slice(kept.tools.length).map((t) => t.name),
@@ -172,9 +203,9 @@ function renderFull(input: RenderInput): { catalog: Catalog; state: State | unde
   const tokensBind = tokensUsed !== undefined && tokensUsed / tokenLimit! > chars / settings.chars;
   const catalog: Catalog = {
     provider: adapter.name,
-    tools,
+    tools: tail.wires.length > 0 ? tools.concat(tail.wires) : tools,
     system,
-    deferred: [...kept.deferred],
+    deferred: input.native ? sortedNames(input.native.tools) : [...kept.deferred],
     budget: {
       limit: tokensBind ? tokenLimit! : settings.chars,
       used: tokensBind ? tokensUsed! : chars,
@@ -187,8 +218,10 @@ function renderFull(input: RenderInput): { catalog: Catalog; state: State | unde
     prefixHash,
     incomplete: input.incomplete ?? false,
     attachments: [...(input.attachments ?? [])],
-    report: { conversions: lazyConversions(kept.tools, notes), cut, omitted, renamed },
+    report: { conversions: conversionsOf(kept.tools, notes, tail), cut, omitted, renamed },
   };
+  if (input.native?.headers && Object.keys(input.native.headers).length > 0)
+    catalog.headers = { ...input.native.headers };
   // an incremental re-render is offered only for the common case: a character budget, no skill cut
   const state: State | undefined =
     tokenLimit === undefined
@@ -209,6 +242,7 @@ function renderFull(input: RenderInput): { catalog: Catalog; state: State | unde
           renamed: renamedAt,
           chars,
           systemDigest,
+          tail,
           catalog,
         }
       : undefined;
@@ -216,6 +250,7 @@ function renderFull(input: RenderInput): { catalog: Catalog; state: State | unde
 }
 
 interface One {
+  memo: WireMemo;
   wire: unknown;
   digest: Buffer;
   keptLength: number;
@@ -238,6 +273,7 @@ function renderOne(
     adapter.wire({ name, description, converted: pm.converted }),
   );
   return {
+    memo: w,
     wire: w.wire,
     digest: w.digest,
     keptLength: description.length,
@@ -247,6 +283,47 @@ function renderOne(
         : undefined,
     notes: pm.converted.notes.length > 0 ? pm.converted.notes : undefined,
   };
+}
+
+/**
+ * The native deferral part: the provider's search tool, then each deferred tool in full (its
+ * description capped only by descriptionMaxChars) marked `defer_loading: true`.
+ */
+function renderTail(
+  memo: RenderMemo,
+  adapter: ReturnType<typeof adapterFor>,
+  native: NativeDeferral,
+  usedNames: Set<string>,
+  maxChars: number,
+): Tail {
+  const wires: unknown[] = [deepFreeze(structuredClone(native.searchTool))];
+  const cuts: BudgetCut[] = [];
+  const notes: Array<ConvertedNotes | undefined> = [];
+  const renamed: Array<{ name: string; wireName: string }> = [];
+  for (const tool of native.tools) {
+    let name = wireName(tool.name, adapter.nameRule);
+    if (usedNames.has(name)) name = dedupe(name, usedNames, adapter.nameRule.max);
+    usedNames.add(name);
+    const one = renderOne(memo, adapter, tool, name, maxChars);
+    wires.push(memo.deferLoading(one.memo));
+    if (one.cut) cuts.push(one.cut);
+    notes.push(one.notes);
+    if (name !== tool.name) renamed.push({ name: tool.name, wireName: name });
+  }
+  return { tools: native.tools, wires, cuts, notes, renamed };
+}
+
+function sortedNames(tools: readonly ToolProjection[]): string[] {
+  return tools.map((t) => t.name).sort();
+}
+
+function conversionsOf(
+  tools: readonly ToolProjection[],
+  notes: ReadonlyArray<ConvertedNotes | undefined>,
+  tail: Tail,
+): SchemaConversion[] {
+  if (tail.tools.length === 0) return lazyConversions(tools, notes);
+  return lazyConversions([...tools, ...tail.tools], [...notes, ...tail.notes]);
 }
 
 /** sha256 over a tag, each tool's wire digest in order, then the system text's digest. */
@@ -302,6 +379,7 @@ function incremental(prev: State, input: RenderInput): State | undefined {
     !sameList(input.skills, p.skills) ||
     !sameList(input.deferred, p.deferred) ||
     !sameList(input.attachments, p.attachments) ||
+    !sameNative(input.native, p.native) ||
     input.tools.length !== p.tools.length ||
     prev.catalog.report.omitted.length > 0
   )
@@ -350,10 +428,10 @@ function incremental(prev: State, input: RenderInput): State | undefined {
     chars += one.keptLength - before;
   }
   const old = prev.catalog;
-  const cut = [...cuts.filter((c): c is BudgetCut => c !== undefined), ...prev.skillCuts];
+  const cut = [...cuts.filter((c): c is BudgetCut => c !== undefined), ...prev.skillCuts, ...prev.tail.cuts];
   const catalog: Catalog = {
     ...old,
-    tools: wires,
+    tools: prev.tail.wires.length > 0 ? wires.concat(prev.tail.wires) : wires,
     budget: {
       ...old.budget,
       used: chars,
@@ -362,7 +440,7 @@ function incremental(prev: State, input: RenderInput): State | undefined {
     },
     prefixHash: prefixHashOf(digests, prev.systemDigest),
     attachments: [...(input.attachments ?? [])],
-    report: { ...old.report, conversions: lazyConversions(input.tools, notes), cut },
+    report: { ...old.report, conversions: conversionsOf(input.tools, notes, prev.tail), cut },
   };
   return { ...prev, input: frozenInput(input), lengths, wires, digests, cuts, notes, chars, catalog };
 }
@@ -373,7 +451,17 @@ function frozenInput(input: RenderInput): RenderInput {
   if (input.skills) out.skills = [...input.skills];
   if (input.deferred) out.deferred = [...input.deferred];
   if (input.attachments) out.attachments = [...input.attachments];
+  if (input.native) out.native = { ...input.native, tools: [...input.native.tools] };
   return out;
+}
+
+function sameNative(a: NativeDeferral | undefined, b: NativeDeferral | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  return (
+    sameList(a.tools, b.tools) &&
+    JSON.stringify(a.searchTool) === JSON.stringify(b.searchTool) &&
+    JSON.stringify(a.headers ?? {}) === JSON.stringify(b.headers ?? {})
+  );
 }
 
 function sameBudget(a: RenderInput, b: RenderInput): boolean {

@@ -41,6 +41,7 @@ export class RenderMemo {
   private readonly byObject = new WeakMap<ToolProjection, EntryMemo>();
   private readonly byHash: LRUCache<string, EntryMemo>;
   private readonly skillLines = new WeakMap<CatalogSkill, LineMemo>();
+  private readonly deferred = new WeakMap<WireMemo, unknown>();
 
   constructor(maxEntries = 50_000) {
     this.byHash = new LRUCache({ max: maxEntries });
@@ -84,6 +85,19 @@ export class RenderMemo {
       const json = JSON.stringify(build());
       hit = { wire: deepFreeze(JSON.parse(json)), digest: hash("sha256", json, "buffer") };
       byLength.set(keptLength, hit);
+    }
+    return hit;
+  }
+
+  /**
+   * The wire form marked `defer_loading: true` (one key for Anthropic and OpenAI Responses),
+   * copied once per wire form.
+   */
+  deferLoading(wire: WireMemo): unknown {
+    let hit = this.deferred.get(wire);
+    if (hit === undefined) {
+      hit = deepFreeze({ ...(wire.wire as Record<string, unknown>), defer_loading: true });
+      this.deferred.set(wire, hit);
     }
     return hit;
   }

@@ -1,3 +1,4 @@
+import type { ToolProjection } from "../declare/project.js";
 import type { JsonSchema } from "../declare/types.js";
 import type { NameRule } from "./schema/names.js";
 import type { ConvertedSchema } from "./schema/types.js";
@@ -48,6 +49,35 @@ export interface CatalogBudget {
   cap?: number;
 }
 
+/** Deferred tools in a provider's native form (see RenderInput.native). */
+export interface NativeDeferral {
+  tools: readonly ToolProjection[];
+  /** The provider's own search tool in its wire form, e.g. `{type: "tool_search"}`. */
+  searchTool: Readonly<Record<string, unknown>>;
+  /** Request headers the native form needs (Anthropic's beta header). */
+  headers?: Readonly<Record<string, string>>;
+}
+
+/** Tools that moved between resident, deferred and absent for one reason. */
+export interface ResidencyMove {
+  from: "resident" | "deferred" | "absent";
+  to: "resident" | "deferred" | "absent";
+  reason: string;
+  names: string[];
+}
+
+/** How deferral shaped this catalog (set by the assembly that plans deferral). */
+export interface DeferralReport {
+  /** `none`: nothing deferred; `names`: names in the system text plus tool_search; `native`: the provider's form. */
+  form: "none" | "names" | "native";
+  /** Why deferral is on or off, in one line. */
+  trigger: string;
+  /** Tools tool_search loaded this session, in load order (resident, at the end of the tools). */
+  loaded: string[];
+  /** Residency changes since the session's previous plan, grouped by move and reason. */
+  changes: ResidencyMove[];
+}
+
 export interface RenderReport {
   conversions: SchemaConversion[];
   /** Descriptions shortened to fit the budget. */
@@ -56,6 +86,7 @@ export interface RenderReport {
   omitted: string[];
   /** Tools whose name the provider does not accept, and the name sent instead. */
   renamed: Array<{ name: string; wireName: string }>;
+  deferral?: DeferralReport;
 }
 
 export interface Catalog {
@@ -71,5 +102,7 @@ export interface Catalog {
   incomplete: boolean;
   /** Volatile context that must never sit in the stable prefix. */
   attachments: string[];
+  /** Request headers the catalog needs (native deferred loading on Anthropic); absent when none. */
+  headers?: Record<string, string>;
   report: RenderReport;
 }

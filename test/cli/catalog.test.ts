@@ -32,4 +32,45 @@ describe("toolplane catalog", () => {
     expect(runJson(["catalog", "--set", "tools.timeoutMs=1000"], opts).prefixHash).toBe(base);
     expect(runJson(["catalog", "--set", "catalog.descriptionMaxChars=40"], opts).prefixHash).not.toBe(base);
   });
+
+  // one native and one names-form provider here; test/assemble/deferral.test.ts covers all five in-process
+  it.each(["anthropic", "gemini"])(
+    "--provider %s over defer.threshold: deferred names, tool_search (or the native form), changes with reasons",
+    (provider) => {
+      const out = runJson(["catalog", "--provider", provider, "--set", "defer.threshold=2"], opts);
+      expect(out.deferred).toEqual(["glob", "grep", "read", "skill", "ticket_status"]);
+      const deferral = out.report.deferral;
+      expect(deferral.trigger).toBe("over the threshold: 5 tools (threshold 2)");
+      expect(deferral.changes).toContainEqual({
+        from: "absent",
+        to: "deferred",
+        reason: deferral.trigger,
+        names: out.deferred,
+      });
+      if (provider === "anthropic" || provider === "openai-responses") {
+        expect(deferral.form).toBe("native");
+        expect(out.tools).toHaveLength(6);
+        for (const tool of out.tools.slice(1)) {
+          const { defer_loading, ...plain } = tool;
+          expect(defer_loading).toBe(true);
+          expect(CHECKERS[provider]!(plain)).toEqual([]);
+        }
+      } else {
+        expect(deferral.form).toBe("names");
+        expect(out.system).toContain("glob, grep, read, skill, ticket_status");
+        expect(out.tools).toHaveLength(1);
+        for (const tool of out.tools) expect(CHECKERS[provider]!(tool)).toEqual([]);
+      }
+    },
+  );
+
+  it("defer.native=false lists deferred tools by name for anthropic too; the human view says so", () => {
+    const r = runCli(["catalog", "--set", "defer.threshold=2", "--set", "defer.native=false"], opts);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/tools \(1\):\n {2}tool_search/);
+    expect(r.stdout).toContain("deferred (5, by name in the system text, loaded with tool_search)");
+    expect(r.stdout).toMatch(
+      /absent -> deferred \(over the threshold[^)]*\)\): glob, grep, read, skill, ticket_status/,
+    );
+  });
 });

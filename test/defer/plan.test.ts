@@ -202,3 +202,25 @@ describe("config", () => {
     expect(set).toMatchObject({ mode: "allowlist", maxSchemaBytes: 5000, resident: ["a"] });
   });
 });
+
+describe("names that are Object.prototype keys", () => {
+  it("constructor, toString and __proto__ plan like any other name", () => {
+    const entries = ["constructor", "toString", "__proto__"].map((name) => ({ name }));
+    const config = { mode: "allowlist" as const, threshold: 40, resident: ["toString"] };
+    const first = planDeferral(entries, config);
+    expect(first.deferred).toEqual(["constructor", "__proto__"]);
+    expect(first.changes.map((c) => [c.name, c.from, c.to])).toEqual([
+      ["__proto__", "absent", "deferred"],
+      ["constructor", "absent", "deferred"],
+      ["toString", "absent", "resident"],
+      ["tool_search", "absent", "resident"],
+    ]);
+    expect(planDeferral(entries, config, first.state).changes).toEqual([]);
+    const gone = planDeferral([{ name: "toString" }], config, first.state);
+    expect(gone.changes.map((c) => [c.name, c.to])).toEqual([
+      ["__proto__", "absent"],
+      ["constructor", "absent"],
+      ["tool_search", "absent"],
+    ]);
+  });
+});

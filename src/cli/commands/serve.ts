@@ -30,11 +30,14 @@ export function serveCommand(program: Command): void {
       ...(opts.yes ? { ask: async () => true } : {}),
     });
     const run = (call: ToolCall, signal: AbortSignal) => host.call(call, { signal });
+    // MCP clients cap their tool lists too (Cursor 40, OpenAI 128 functions), so the server lists
+    // what a model would see: resident tools, tool_search when anything is deferred, then the tools
+    // it loaded (a load sends list_changed). Deferred tools stay callable by name.
     const hub = await createToolServer({
-      tools: () => plane.visibleTools(),
+      tools: () => plane.modelTools(),
       run,
       prompts: () => [],
-      subscribe: (listener) => plane.tools.on("invalidated", listener),
+      subscribe: (listener) => plane.onToolsChanged(listener),
       log: say,
     });
     let stop: () => Promise<void> = async () => {};

@@ -26,6 +26,22 @@ export function formatCatalog(catalog: Catalog): string {
   if (catalog.system !== "") out.push("", "system:", indent(catalog.system));
   if (catalog.attachments.length > 0)
     out.push("", "attachments (outside the cached prefix):", indent(catalog.attachments.join("\n")));
+  const deferral = report.deferral;
+  if (deferral) {
+    const how =
+      deferral.form === "native"
+        ? "sent with defer_loading behind the provider's tool search"
+        : "by name in the system text, loaded with tool_search";
+    out.push("");
+    if (deferral.form === "none") out.push(`deferred: none (${deferral.trigger})`);
+    else out.push(`deferred (${catalog.deferred.length}, ${how}): ${deferral.trigger}`);
+    if (deferral.loaded.length > 0) out.push(`loaded by tool_search: ${deferral.loaded.join(", ")}`);
+    if (deferral.changes.length > 0) {
+      out.push("residency changes:");
+      for (const c of deferral.changes)
+        out.push(`  ${c.from} -> ${c.to} (${c.reason}): ${someNames(c.names)}`);
+    }
+  }
   if (report.cut.length > 0) {
     out.push("", `cut to fit the budget (${report.cut.length}):`);
     const width = Math.max(...report.cut.map((c) => c.name.length));
@@ -44,6 +60,12 @@ export function formatCatalog(catalog: Catalog): string {
     out.push("", `schema conversions: ${report.conversions.length} (listed in --json report.conversions)`);
   }
   return `${out.join("\n")}\n`;
+}
+
+/** A few names for people; --json lists every one. */
+function someNames(names: readonly string[], shown = 8): string {
+  if (names.length <= shown) return names.join(", ");
+  return `${names.slice(0, shown).join(", ")} and ${names.length - shown} more (--json lists them)`;
 }
 
 export function bar(used: number, limit: number, width = 30): string {

@@ -1,0 +1,110 @@
+import type { AnyTool } from "../declare/types.js";
+import {
+  type DeferConfig,
+  type DeferPlan,
+  DeferSession,
+  entryFromTool,
+  type ResidencyChange,
+  type SearchEntry,
+  TOOL_SEARCH_NAME,
+  toolSearchTool,
+} from "../defer/index.js";
+import type { DeferralReport, ResidencyMove } from "../render/index.js";
+
+/** A tool the model may see here, with the namespace its provider registered it under. */
+export interface VisibleTool {
+  tool: AnyTool;
+  namespace: string;
+}
+
+export interface SessionPlan {
+  plan: DeferPlan;
+  /** Why deferral is on or off (the plan's trigger, unless tool_search itself is withheld). */
+  trigger: string;
+}
+
+/**
+ * One Toolplane session's deferral: the DeferSession (carried state, loaded set, search index),
+ * the `tool_search` tool bound to it, and the residency changes no catalog has shown yet. Every
+ * read of the tool set (a catalog, a host turn, the MCP server's list) plans through here, so
+ * they agree on what is deferred and the loaded set reaches all of them.
+ */
+export class SessionDeferral {
+  readonly session = new DeferSession();
+  readonly searchTool: AnyTool;
+  private byName = new Map<string, AnyTool>();
+  /** Tools are frozen, so a tool's light entry is built once per namespace. */
+  private readonly entries = new WeakMap<AnyTool, SearchEntry>();
+  private unreported: ResidencyChange[] = [];
+  /** The last planned list and its entries: the same list (an unchanged snapshot) is not re-read. */
+  private last: { visible: readonly VisibleTool[]; entries: SearchEntry[] } | undefined;
+
+  constructor() {
+    this.searchTool = toolSearchTool(this.session, (name) => this.byName.get(name)?.description ?? "");
+  }
+
+  /**
+   * Plans residency for the visible tools. `searchWithheld` (why tool_search may not be used
+   * here) turns deferral off: a tool listed by name that nothing can load would be lost.
+   */
+  plan(visible: readonly VisibleTool[], config: DeferConfig, searchWithheld?: string): SessionPlan {
+    if (this.last?.visible !== visible) {
+      this.byName = new Map(visible.map((v) => [v.tool.name, v.tool]));
+      this.last = { visible, entries: visible.map((v) => this.entryOf(v)) };
+    }
+    const entries = this.last.entries;
+    const plan = this.session.plan(entries, searchWithheld ? { ...config, mode: "off" } : config);
+    if (!searchWithheld) {
+      this.unreported.push(...plan.changes);
+      return { plan, trigger: plan.trigger };
+    }
+    const trigger = `nothing is deferred because tool_search is not available: ${searchWithheld}`;
+    for (const c of plan.changes)
+      this.unreported.push(c.reason === plan.trigger ? { ...c, reason: trigger } : c);
+    return { plan, trigger };
+  }
+
+  /** A tool of the last plan by name (tool_search included); throws for a name it never planned. */
+  toolNamed(name: string): AnyTool {
+    if (name === TOOL_SEARCH_NAME) return this.searchTool;
+    const tool = this.byName.get(name);
+    if (!tool) throw new Error(`internal: "${name}" is not in the planned tool set`);
+    return tool;
+  }
+
+  /** Plans once if nothing has yet, so a first call (tool_search before any catalog) sees the deferred set. */
+  ensurePlanned(visible: () => readonly VisibleTool[], config: DeferConfig, searchWithheld?: string): void {
+    if (this.session.current === undefined) this.plan(visible(), config, searchWithheld);
+  }
+
+  /** The report part for a catalog; hands over the changes planned since the previous one. */
+  report(form: DeferralReport["form"], trigger: string): DeferralReport {
+    const changes = groupChanges(this.unreported);
+    this.unreported = [];
+    return { form, trigger, loaded: [...this.session.loaded], changes };
+  }
+
+  private entryOf(v: VisibleTool): SearchEntry {
+    let entry = this.entries.get(v.tool);
+    if (entry === undefined || (entry.namespace ?? "") !== v.namespace) {
+      entry = entryFromTool(v.tool, v.namespace);
+      this.entries.set(v.tool, entry);
+    }
+    return entry;
+  }
+}
+
+/** Changes grouped by (from, to, reason), in the order each group first appears; names keep their order. */
+export function groupChanges(changes: readonly ResidencyChange[]): ResidencyMove[] {
+  const groups = new Map<string, ResidencyMove>();
+  for (const c of changes) {
+    const key = `${c.from}\u0000${c.to}\u0000${c.reason}`;
+    let g = groups.get(key);
+    if (!g) {
+      g = { from: c.from, to: c.to, reason: c.reason, names: [] };
+      groups.set(key, g);
+    }
+    g.names.push(c.name);
+  }
+  return [...groups.values()];
+}
