@@ -64,6 +64,9 @@ import { SessionDeferral, type VisibleTool } from "./deferral.js";
 import { loadToolModules, type ToolModuleSpec } from "./modules.js";
 import { parseScopeChain } from "./scope.js";
 
+/** The built-in skill tool's name (src/tools/skill.ts). */
+const SKILL_TOOL = "skill";
+
 /** The permission namespace of tools toolplane itself adds to a session (tool_search). */
 const SESSION_NAMESPACE = "toolplane";
 
@@ -206,12 +209,21 @@ export class Toolplane {
   }
 
   /** This session's residency plan for a snapshot (the same plan every reader of it gets). */
-  private planFor(visible: readonly VisibleTool[]) {
-    return this.deferral.plan(
-      visible,
-      deferConfigFrom(this.config),
-      this.searchWithheld(this.policy().rules),
-    );
+  private async planFor(visible: readonly VisibleTool[]) {
+    return this.deferral.plan(visible, await this.deferConfig(), this.searchWithheld(this.policy().rules));
+  }
+
+  /**
+   * The defer.* keys, with the skill tool pinned resident while the system text lists skills: that
+   * catalog tells the model to load skills with it, so deferring it would point at a tool the
+   * model cannot see.
+   */
+  private async deferConfig() {
+    const config = deferConfigFrom(this.config);
+    if (config.resident.includes(SKILL_TOOL)) return config;
+    const view = await this.skillsView();
+    if (!view.skills.some((s) => s.modelVisible)) return config;
+    return { ...config, resident: [...config.resident, SKILL_TOOL] };
   }
 
   /**
@@ -221,7 +233,7 @@ export class Toolplane {
    */
   async modelTools(): Promise<AnyTool[]> {
     const visible = this.visible(await this.toolSnapshot());
-    const { plan } = this.planFor(visible);
+    const { plan } = await this.planFor(visible);
     return plan.resident.map((n) => this.deferral.toolNamed(n));
   }
 
@@ -277,7 +289,7 @@ export class Toolplane {
         available.push({ tool: this.deferral.searchTool, namespace: SESSION_NAMESPACE });
       else withhold(TOOL_SEARCH_NAME, searchReason);
       // tool_search ranks what this session defers: plan once if no catalog has been rendered yet
-      this.deferral.ensurePlanned(() => visible, deferConfigFrom(this.config), searchReason);
+      this.deferral.ensurePlanned(() => visible, await this.deferConfig(), searchReason);
       return { tools: available, withheld };
     };
     const extra = (this.config.get("permissions.additionalDirectories") as string[]).map((d) =>
@@ -338,7 +350,7 @@ export class Toolplane {
   async catalog(provider: ProviderName): Promise<Catalog> {
     const snapshot = await this.toolSnapshot();
     const visible = this.visible(snapshot);
-    const { plan, trigger } = this.planFor(visible);
+    const { plan, trigger } = await this.planFor(visible);
     const toolNamed = (n: string) => this.deferral.toolNamed(n);
     const native =
       plan.deferred.length > 0 &&

@@ -73,6 +73,26 @@ describe("Toolplane.catalog defers per defer.*", () => {
     for (const tool of c.tools) expect(CHECKERS["openai-chat"]!(tool)).toEqual([]);
   });
 
+  it("the skill tool stays resident while the system text lists skills, and is deferred when none are", async () => {
+    const p = tempProject({
+      ".claude/skills/demo/SKILL.md": "---\nname: demo\ndescription: A demo skill for tests.\n---\nBody.\n",
+    });
+    const plane = await Toolplane.open({
+      cwd: p.repo,
+      env: p.env,
+      set: ["defer.threshold=40"],
+      bundledSkills: null,
+    });
+    plane.tools.register(GLOBAL_LAYER, { name: "many", enumerate: () => manyTools(60) });
+    planes.push(plane);
+    const c = await plane.catalog("openai-chat");
+    expect(c.system).toContain("demo");
+    expect(names(c)).toEqual(["skill", TOOL_SEARCH_NAME]);
+    expect(c.deferred).not.toContain("skill");
+    const bare = await open(manyTools(60), ["defer.threshold=40"]);
+    expect((await bare.catalog("openai-chat")).deferred).toContain("skill");
+  });
+
   it("tool_search through the host loads tools; the next render appends them and keeps the prefix", async () => {
     const plane = await open(manyTools(60), ["defer.threshold=40"]);
     const before = await plane.catalog("gemini");
