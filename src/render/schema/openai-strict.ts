@@ -1,6 +1,7 @@
 import type { JsonSchema } from "../../declare/types.js";
 import { mergeAllOf } from "./all-of.js";
 import { withMovedKeywords } from "./describe.js";
+import { rewriteOneOfAndConst } from "./one-of-const.js";
 import { resolveLocalRef, toDefsRef } from "./refs.js";
 import { type ConvertedSchema, child, isNode, type Node, type SchemaNote } from "./types.js";
 
@@ -129,16 +130,7 @@ function convert(input: unknown, path: string, ctx: Ctx): Node {
     node = mergeAllOf(node, branches);
     ctx.notes.push({ path, change: "folded allOf into one schema" });
   }
-  if (Array.isArray(node.oneOf)) {
-    node.anyOf = [...node.oneOf, ...(Array.isArray(node.anyOf) ? node.anyOf : [])];
-    delete node.oneOf;
-    ctx.notes.push({ path, change: "oneOf became anyOf" });
-  }
-  if ("const" in node) {
-    node.enum = [node.const];
-    delete node.const;
-    ctx.notes.push({ path, change: "const became a one-value enum" });
-  }
+  rewriteOneOfAndConst(node, path, ctx.notes);
   if (node.nullable === true) {
     delete node.nullable;
     node = nullable(node);
