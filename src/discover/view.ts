@@ -1,5 +1,6 @@
 import { disabledMatcher, skillVisibility } from "../filter/index.js";
 import type { Snapshot } from "../register/types.js";
+import { cmp } from "../util/compare.js";
 import type { Skill, SkillForm, SkillProblem } from "./types.js";
 
 /** One skill as `toolplane skills --json` lists it. */
@@ -78,8 +79,4 @@ export function skillsView(
     .map((p) => ({ path: p.path, errors: [...p.errors] }))
     .sort((a, b) => cmp(a.path, b.path));
   return { skills, shadowed, problems: sortedProblems, incomplete: snapshot.incomplete };
-}
-
-function cmp(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -1,3 +1,4 @@
+import { cmp } from "../util/compare.js";
 import { GLOBAL_LAYER, type Registry } from "./registry.js";
 import type { RegistryEntry } from "./types.js";
 
@@ -49,8 +50,4 @@ export async function describeLayers<E extends RegistryEntry>(
     layers.push(layer);
   }
   return { chain: [...chain], incomplete, layers };
-}
-
-function cmp(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

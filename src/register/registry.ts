@@ -1,3 +1,4 @@
+import { cmp } from "../util/compare.js";
 import { DuplicateProviderError, MalformedEntryError } from "./errors.js";
 import { nameMatcher } from "./patterns.js";
 import type {
@@ -360,8 +361,4 @@ function rankOf<E>(state: ProviderState<E>): number {
 
 function who(item: { name: string; provider: string; layer: string }) {
   return { name: item.name, provider: item.provider, layer: item.layer };
-}
-
-function cmp(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

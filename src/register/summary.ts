@@ -1,3 +1,4 @@
+import { cmp } from "../util/compare.js";
 import type { Snapshot } from "./types.js";
 
 export interface EntrySummary {
@@ -10,5 +11,5 @@ export interface EntrySummary {
 export function summarize<E>(snapshot: Snapshot<E>): EntrySummary[] {
   return snapshot.entries
     .map(({ name, provider, layer }) => ({ name, provider, layer }))
-    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    .sort((a, b) => cmp(a.name, b.name));
 }

@@ -1,15 +1,9 @@
 import { describe, expect, it } from "vitest";
+import type { DoctorCheck } from "../../src/doctor/types.js";
 import { runCli } from "../helpers/cli.js";
 import { tempProject } from "../helpers/tmp.js";
 
-interface Check {
-  station: string;
-  check: string;
-  ok: boolean;
-  detail: string;
-  fix?: string;
-  findings?: string[];
-}
+type Check = DoctorCheck;
 
 function doctor(repo: string, env: NodeJS.ProcessEnv, extra: string[] = []) {
   const r = runCli(["doctor", "--cwd", repo, "--json", ...extra], { env });

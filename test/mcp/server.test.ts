@@ -12,6 +12,7 @@ import type { AnyTool } from "../../src/declare/types.js";
 import { ExecutionHost, SpillStore } from "../../src/execute/index.js";
 import { registerMcpServers } from "../../src/mcp/index.js";
 import { createToolServer, type PromptSource } from "../../src/mcp/server/index.js";
+import { policyFromConfig } from "../../src/permissions/index.js";
 import { GLOBAL_LAYER, Registry } from "../../src/register/index.js";
 import { CLI } from "../helpers/cli.js";
 import { findLeaks } from "../helpers/leak.js";
@@ -215,18 +216,13 @@ describe("toolplane serve --http", () => {
 describe("MCP server in process: list_changed and prompts", () => {
   async function connect(registry: Registry<AnyTool>, prompts: PromptSource[] = []) {
     const dir = tempDir("tp-mcp-host-");
+    const config = loadConfig({ cwd: dir, env: { HOME: dir } });
     const host = new ExecutionHost({
       tools: async () => ({
         tools: (await registry.snapshot()).entries.map((e) => ({ tool: e.entry, namespace: e.namespace })),
       }),
-      config: loadConfig({ cwd: dir, env: { HOME: dir } }).ofKind("run-time"),
-      policy: {
-        rules: [],
-        defaultEffect: "allow",
-        workspaceBoundary: true,
-        askFiles: [],
-        caseInsensitive: false,
-      },
+      config: config.ofKind("run-time"),
+      policy: policyFromConfig(config.values, dir),
       cwd: dir,
       workspace: dir,
       spill: new SpillStore(dir, "s"),
