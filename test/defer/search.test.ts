@@ -66,6 +66,25 @@ describe("ranking", () => {
     expect(idx.search("bucket", 1)[0]?.name).toBe("list2");
   });
 
+  it("gives confidence to a tool the query matches only through its parameters, but less", () => {
+    const idx = new Bm25fIndex();
+    idx.sync([
+      { name: "lookup", description: "Look something up.", params: "isotope the isotope symbol" },
+      { name: "isotope_lookup", description: "Look up an isotope." },
+    ]);
+    const hits = idx.search("look up the isotope", 2);
+    expect(hits.map((h) => h.name)).toEqual(["isotope_lookup", "lookup"]);
+    expect(hits[1]!.score).toBeGreaterThan(0);
+    expect(hits[1]!.score).toBeLessThan(hits[0]!.score);
+    // Without parameter words in the coverage, a parameter-only match would read as "no fit".
+    const bare = new Bm25fIndex({ paramCoverage: 0 });
+    bare.sync([{ name: "lookup", description: "Do it.", params: "isotope the isotope symbol" }]);
+    expect(bare.search("isotope", 1)[0]!.score).toBe(0);
+    const withParams = new Bm25fIndex();
+    withParams.sync([{ name: "lookup", description: "Do it.", params: "isotope the isotope symbol" }]);
+    expect(withParams.search("isotope", 1)[0]!.score).toBeGreaterThan(0);
+  });
+
   it("is deterministic and scores in [0, 1)", () => {
     const a = index.search("send a message", 5);
     const b = index.search("send a message", 5);

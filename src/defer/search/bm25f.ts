@@ -15,8 +15,15 @@ export interface Bm25fOptions {
   weights: readonly number[];
   /** Per-field length normalisation strength (BM25 b), in FIELDS order. */
   b: readonly number[];
-  /** Rerank weight of the share of a tool's own name and description words the query covers. */
+  /** Rerank weight of the share of a tool's own words (see `paramCoverage`) the query covers. */
   coverage: number;
+  /**
+   * Weight of parameter-only words in that share, against 1 for name and description words.
+   * Parameters say what a tool needs, which is part of what it is about, but their wording is
+   * generic ("the id of ..."), so they count for less; at 0 a query that matches a tool only
+   * through its parameters would get coverage, and so confidence, 0.
+   */
+  paramCoverage: number;
   /** How many raw-ranked candidates the rerank looks at. */
   rerankDepth: number;
 }
@@ -26,6 +33,7 @@ export const DEFAULT_BM25F: Bm25fOptions = {
   weights: [3, 1.5, 0.7, 0.5],
   b: [0.3, 0.75, 0.75, 0.3],
   coverage: 0.5,
+  paramCoverage: 0.3,
   rerankDepth: 50,
 };
 
@@ -38,8 +46,10 @@ interface Doc {
   /** term -> frequency per field */
   tf: Map<string, number[]>;
   lengths: number[];
-  /** Distinct words of the name and description: what the tool is about. */
+  /** Distinct words of the name, description and parameters: what the tool is about. */
   own: string[];
+  /** Coverage weight of each `own` word: 1 in name or description, else `paramCoverage`. */
+  ownWeight: number[];
   /** Name and the rest of the searchable text, for regex mode. */
   text: string;
 }
@@ -67,7 +77,8 @@ export interface Hit {
   raw: number;
   /**
    * Confidence in [0, 1), comparable across catalogs: high when the query matches rare words of
-   * the tool and explains most of the tool's own name and description.
+   * the tool and explains most of what the tool is about (name and description, and its
+   * parameters at `paramCoverage` weight).
    */
   score: number;
 }
@@ -120,11 +131,9 @@ export class Bm25fIndex {
     const texts = fieldTexts(entry);
     const tf = new Map<string, number[]>();
     const lengths = FIELDS.map(() => 0);
-    const own = new Set<string>();
     texts.forEach((text, f) => {
       const ts = terms(text);
       lengths[f] = ts.length;
-      if (f <= 1) for (const t of ts) own.add(t);
       for (const t of ts) {
         let row = tf.get(t);
         if (!row) {
@@ -134,13 +143,24 @@ export class Bm25fIndex {
         row[f]! += 1;
       }
     });
+    // What the tool is about: its name, description and parameter words (not the namespace,
+    // which every tool of a server shares and so says nothing about one of them).
+    const own: string[] = [];
+    const ownWeight: number[] = [];
+    for (const [t, row] of tf) {
+      if (row[0]! + row[1]! > 0) ownWeight.push(1);
+      else if (row[2]! > 0) ownWeight.push(this.opts.paramCoverage);
+      else continue;
+      own.push(t);
+    }
     const newId = this.nextId++;
     this.docs.set(newId, {
       name: entry.name,
       fingerprint: fp,
       tf,
       lengths,
-      own: [...own],
+      own,
+      ownWeight,
       text: texts.slice(1).join("\n"),
     });
     this.ids.set(entry.name, newId);
@@ -282,8 +302,9 @@ export class Bm25fIndex {
       const doc = this.docs.get(r.id)!;
       let mass = 0;
       let hit = 0;
-      for (const t of doc.own) {
-        const w = this.idf(t);
+      for (let i = 0; i < doc.own.length; i++) {
+        const t = doc.own[i]!;
+        const w = this.idf(t) * doc.ownWeight[i]!;
         mass += w;
         if (qset.has(t)) hit += w;
       }
