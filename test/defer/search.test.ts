@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { TicketStore, ticketStatusTool } from "../../examples/ticket-status/index.js";
@@ -147,6 +148,40 @@ describe("incremental index", () => {
     b.sync(tools);
     for (const q of ["weather", "send email", "file", "issue"])
       expect(a.search(q, 5)).toEqual(b.search(q, 5));
+  });
+
+  it("after any sequence of upserts and removals, ranks exactly like a fresh index of what is left", () => {
+    // Few names and words, so edits hit the same postings again and again (swap-removal, growth).
+    const word = fc.constantFrom("weather", "file", "read", "send", "email", "issue", "city", "rate");
+    const edit = fc.record({
+      name: fc.constantFrom("a", "b", "c", "d", "e", "f", "g", "h"),
+      remove: fc.boolean(),
+      description: fc.array(word, { minLength: 1, maxLength: 6 }).map((w) => w.join(" ")),
+      params: fc.array(word, { maxLength: 3 }).map((w) => w.join(" ")),
+    });
+    fc.assert(
+      fc.property(fc.array(edit, { minLength: 1, maxLength: 60 }), (edits) => {
+        const live = new Map<string, { name: string; description: string; params: string }>();
+        const a = new Bm25fIndex();
+        edits.forEach((e, i) => {
+          if (e.remove) {
+            a.remove(e.name);
+            live.delete(e.name);
+          } else {
+            const entry = { name: e.name, description: e.description, params: e.params };
+            a.upsert(entry);
+            live.set(e.name, entry);
+          }
+          // Query between edits too, so cached weights go stale and must be redone.
+          if (i % 7 === 0) a.search("weather file", 3);
+        });
+        const b = new Bm25fIndex();
+        b.sync(live.values());
+        for (const q of ["weather", "send email", "read file city", "rate issue weather"])
+          expect(a.search(q, 8)).toEqual(b.search(q, 8));
+      }),
+      { numRuns: 200 },
+    );
   });
 });
 
