@@ -2,15 +2,8 @@ import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { ticketProvider } from "../../examples/ticket-status/index.js";
 import { type Config, type LoadOptions, loadConfig } from "../config/index.js";
-import { projectTool, type ToolProjection } from "../declare/project.js";
 import type { AnyTool } from "../declare/types.js";
-import {
-  ANTHROPIC_TOOL_SEARCH_BETA,
-  deferConfigFrom,
-  hasNativeToolSearch,
-  nativeSearchTool,
-  TOOL_SEARCH_NAME,
-} from "../defer/index.js";
+import { deferConfigFrom } from "../defer/index.js";
 import {
   type Skill,
   SkillDiscovery,
@@ -18,29 +11,9 @@ import {
   SkillWatcher,
   type WatchOptions,
 } from "../discover/index.js";
-import {
-  type AskCallback,
-  defaultSpillBase,
-  ExecutionHost,
-  type HostTool,
-  type HostToolSet,
-  SpillStore,
-  type ToolErrorCode,
-  type ToolResult,
-} from "../execute/index.js";
-import {
-  MCP_ACTIONS,
-  MCP_DEFAULT_RULES,
-  type McpClients,
-  type McpServerConfig,
-  registerMcpServers,
-} from "../mcp/index.js";
-import {
-  deniedOutright,
-  type PermissionPolicy,
-  policyFromConfig,
-  type SourcedRule,
-} from "../permissions/index.js";
+import { defaultSpillBase, type ExecutionHost, SpillStore, type ToolResult } from "../execute/index.js";
+import { type McpClients, type McpServerConfig, registerMcpServers } from "../mcp/index.js";
+import type { PermissionPolicy } from "../permissions/index.js";
 import {
   GLOBAL_LAYER,
   Registry,
@@ -48,27 +21,28 @@ import {
   type Restrictions,
   type Snapshot,
 } from "../register/index.js";
-import {
-  type BudgetSettings,
-  type Catalog,
-  CatalogRenderer,
-  type DeferralReport,
-  type NativeDeferral,
-  type ProviderName,
-  RenderMemo,
-} from "../render/index.js";
+import type { BudgetSettings, Catalog, ProviderName } from "../render/index.js";
 import { builtinProvider } from "../tools/index.js";
 import { skillTool } from "../tools/skill.js";
 import type { ProgressFactory } from "../util/progress.js";
+import { budgetFrom, CatalogAssembler } from "./catalog.js";
 import { SessionDeferral, type VisibleTool } from "./deferral.js";
+import { assembleHost, type HostRequest } from "./host.js";
 import { loadToolModules, type ToolModuleSpec } from "./modules.js";
+import { sessionPolicy } from "./policy.js";
 import { parseScopeChain } from "./scope.js";
+import {
+  namespaceOf,
+  searchWithheld,
+  type VisibilityRules,
+  visibleOf,
+  withheldReason,
+} from "./visibility.js";
+
+export type { HostRequest } from "./host.js";
 
 /** The built-in skill tool's name (src/tools/skill.ts). */
 const SKILL_TOOL = "skill";
-
-/** The permission namespace of tools toolplane itself adds to a session (tool_search). */
-const SESSION_NAMESPACE = "toolplane";
 
 export interface ToolplaneOptions extends LoadOptions {
   /** Scope chain, nearest first, e.g. "session-1>agent:reviewer". */
@@ -81,12 +55,6 @@ export interface ToolplaneOptions extends LoadOptions {
   session?: string;
   /** Progress of long scans, for people; silent by default (see util/progress). */
   progress?: ProgressFactory;
-}
-
-export interface HostRequest {
-  /** Decides `ask` permissions; without one every ask is denied. */
-  ask?: AskCallback;
-  log?: (line: string) => void;
 }
 
 /**
@@ -107,9 +75,7 @@ export class Toolplane {
   readonly spill: SpillStore;
   /** The promise, not the watcher: calls that overlap, or a close() during start, share it. */
   private watching: Promise<SkillWatcher> | undefined;
-  private readonly renderMemo = new RenderMemo();
-  private readonly renderers = new Map<ProviderName, CatalogRenderer>();
-  private readonly projections = new WeakMap<AnyTool, ToolProjection>();
+  private readonly catalogs = new CatalogAssembler();
   /** This session's deferral: what is deferred, the loaded set, and the tool_search tool. */
   readonly deferral = new SessionDeferral();
   private readonly visibleBySnapshot = new WeakMap<Snapshot<AnyTool>, VisibleTool[]>();
@@ -172,45 +138,25 @@ export class Toolplane {
   private visible(snapshot: Snapshot<AnyTool>): VisibleTool[] {
     let hit = this.visibleBySnapshot.get(snapshot);
     if (!hit) {
-      hit = this.filterVisible(snapshot);
+      hit = visibleOf(snapshot, this.visibility());
       this.visibleBySnapshot.set(snapshot, hit);
     }
     return hit;
   }
 
-  private filterVisible(snapshot: Snapshot<AnyTool>): VisibleTool[] {
-    const rules = this.policy().rules;
-    const out: VisibleTool[] = [];
-    for (const e of snapshot.entries) {
-      if (this.withheldReason(e.name, namespaceOf(e), rules) === undefined)
-        out.push({ tool: e.entry, namespace: namespaceOf(e) });
-    }
-    return out;
+  /** Permission rules and disabled names: what keeps a registered tool from the model here. */
+  private visibility(): VisibilityRules {
+    return { rules: this.policy().rules, disabled: this.config.get("tools.disabled") as string[] };
   }
 
   /** Why a registered tool is kept from the model and from calls here (undefined: it is not). */
   withheldReasonOf(e: Resolved<AnyTool>): string | undefined {
-    return this.withheldReason(e.name, namespaceOf(e), this.policy().rules);
-  }
-
-  /** Why a tool is kept from the model and from calls here: disabled, denied outright, or reserved. */
-  private withheldReason(name: string, namespace: string, rules: readonly SourcedRule[]): string | undefined {
-    if (name === TOOL_SEARCH_NAME && namespace !== SESSION_NAMESPACE)
-      return "its name is reserved for toolplane's tool search";
-    if ((this.config.get("tools.disabled") as string[]).includes(name))
-      return "it is disabled (tools.disabled)";
-    const denied = deniedOutright({ name, namespace }, rules);
-    return denied ? `it is denied by ${denied.origin}` : undefined;
-  }
-
-  /** Why tool_search may not be used here (then nothing is deferred), or undefined. */
-  private searchWithheld(rules: readonly SourcedRule[]): string | undefined {
-    return this.withheldReason(TOOL_SEARCH_NAME, SESSION_NAMESPACE, rules);
+    return withheldReason(e.name, namespaceOf(e), this.visibility());
   }
 
   /** This session's residency plan for a snapshot (the same plan every reader of it gets). */
   private async planFor(visible: readonly VisibleTool[]) {
-    return this.deferral.plan(visible, await this.deferConfig(), this.searchWithheld(this.policy().rules));
+    return this.deferral.plan(visible, await this.deferConfig(), searchWithheld(this.visibility()));
   }
 
   /**
@@ -249,15 +195,7 @@ export class Toolplane {
 
   /** The permission policy of this configuration (pure data; see evaluatePermission). */
   policy(): PermissionPolicy {
-    const policy = policyFromConfig(this.config.values, this.config.projectRoot);
-    // Destructive MCP tools ask by default; any rule of the user's about that action replaces the default.
-    const userDecides = policy.rules.some((r) => r.rule.action === MCP_ACTIONS.destructive);
-    if (userDecides) return policy;
-    const defaults = MCP_DEFAULT_RULES.map((rule) => ({
-      rule: { ...rule },
-      origin: "the built-in default (destructive MCP tools ask)",
-    }));
-    return { ...policy, rules: [...policy.rules, ...defaults] };
+    return sessionPolicy(this.config);
   }
 
   /**
@@ -265,47 +203,18 @@ export class Toolplane {
    * spill. Each run reads the current tool snapshot, so registry changes reach the next turn.
    */
   host(request: HostRequest = {}): ExecutionHost {
-    // Deferred tools stay callable: a call names the tool, and its arguments are validated against
-    // the real schema all the same (a model that guessed them gets the schema's error back).
-    const tools = async (): Promise<HostToolSet> => {
-      const snapshot = await this.toolSnapshot();
-      const rules = this.policy().rules;
-      const available: HostTool[] = [];
-      const visible: VisibleTool[] = [];
-      const withheld: Array<{ name: string; reason: string; code: ToolErrorCode }> = [];
-      const withhold = (name: string, reason: string) => {
-        const code = reason.startsWith("it is denied") ? "permission_denied" : "unknown_tool";
-        withheld.push({ name, reason, code });
-      };
-      for (const e of snapshot.entries) {
-        const reason = this.withheldReason(e.name, namespaceOf(e), rules);
-        if (reason === undefined) {
-          available.push({ tool: e.entry, namespace: namespaceOf(e) });
-          visible.push({ tool: e.entry, namespace: namespaceOf(e) });
-        } else if (e.name !== TOOL_SEARCH_NAME) withhold(e.name, reason);
-      }
-      const searchReason = this.searchWithheld(rules);
-      if (searchReason === undefined)
-        available.push({ tool: this.deferral.searchTool, namespace: SESSION_NAMESPACE });
-      else withhold(TOOL_SEARCH_NAME, searchReason);
-      // tool_search ranks what this session defers: plan once if no catalog has been rendered yet
-      this.deferral.ensurePlanned(() => visible, await this.deferConfig(), searchReason);
-      return { tools: available, withheld };
-    };
-    const extra = (this.config.get("permissions.additionalDirectories") as string[]).map((d) =>
-      path.resolve(this.config.projectRoot, d),
+    return assembleHost(
+      {
+        config: this.config,
+        spill: this.spill,
+        snapshot: () => this.toolSnapshot(),
+        policy: () => this.policy(),
+        visibility: () => this.visibility(),
+        deferral: this.deferral,
+        deferConfig: () => this.deferConfig(),
+      },
+      request,
     );
-    return new ExecutionHost({
-      tools,
-      config: this.config.ofKind("run-time"),
-      policy: this.policy(),
-      cwd: this.config.cwd,
-      workspace: this.config.projectRoot,
-      extraRoots: extra,
-      spill: this.spill,
-      ...(request.ask ? { ask: request.ask } : {}),
-      ...(request.log ? { log: request.log } : {}),
-    });
   }
 
   /** Runs one call as the host would (a convenience over host().call()). */
@@ -339,71 +248,27 @@ export class Toolplane {
     return this.watching;
   }
 
-  /**
-   * What the model sees for `provider`. Deferral is planned for this session (`defer.*`): deferred
-   * tools go to the system text by name only, with tool_search resident (or, where the provider
-   * has a native form and `defer.native` is on, in full with `defer_loading` behind the provider's
-   * own search tool); tools tool_search loaded follow the resident ones, so the tools before them
-   * do not move. Only tools sent in full are projected: a deferred tool's schema is never built
-   * for the names form.
-   */
+  /** What the model sees for `provider`, planned for this session's deferral (see CatalogAssembler). */
   async catalog(provider: ProviderName): Promise<Catalog> {
     const snapshot = await this.toolSnapshot();
-    const visible = this.visible(snapshot);
-    const { plan, trigger } = await this.planFor(visible);
-    const toolNamed = (n: string) => this.deferral.toolNamed(n);
-    const native =
-      plan.deferred.length > 0 &&
-      (this.config.get("defer.native") as boolean) &&
-      hasNativeToolSearch(provider);
-    const resident = native ? plan.resident.filter((n) => n !== TOOL_SEARCH_NAME) : plan.resident;
-    const tools = resident.map((n) => this.projection(toolNamed(n)));
+    const planned = await this.planFor(this.visible(snapshot));
     const view = await this.skillsView();
-    const skills = view.skills
-      .filter((s) => s.modelVisible)
-      .map((s) => ({ name: s.name, description: s.description }));
-    let renderer = this.renderers.get(provider);
-    if (!renderer) {
-      renderer = new CatalogRenderer(this.renderMemo);
-      this.renderers.set(provider, renderer);
-    }
-    const catalog = renderer.render({
+    return this.catalogs.render({
       provider,
-      tools,
-      skills,
-      ...(native
-        ? {
-            native: nativeDeferral(
-              provider,
-              plan.deferred.map((n) => this.projection(toolNamed(n))),
-            ),
-          }
-        : { deferred: plan.deferred }),
+      planned,
+      deferral: this.deferral,
+      skills: view.skills
+        .filter((s) => s.modelVisible)
+        .map((s) => ({ name: s.name, description: s.description })),
       budget: this.budget(),
+      nativeWanted: this.config.get("defer.native") as boolean,
       incomplete: snapshot.incomplete || view.incomplete,
     });
-    const form: DeferralReport["form"] = plan.deferred.length === 0 ? "none" : native ? "native" : "names";
-    // a new report object: the renderer keeps its own catalog for the next incremental render
-    return { ...catalog, report: { ...catalog.report, deferral: this.deferral.report(form, trigger) } };
   }
 
   /** The catalog budget from the assembly keys. */
   budget(): BudgetSettings {
-    return {
-      chars: this.config.get("catalog.budget.chars") as number,
-      tokens: this.config.get("catalog.budget.tokens") as number | null,
-      descriptionMaxChars: this.config.get("catalog.descriptionMaxChars") as number,
-    };
-  }
-
-  /** Tools are immutable, so each one is projected (and deep-copied) once. */
-  private projection(tool: AnyTool): ToolProjection {
-    let p = this.projections.get(tool);
-    if (!p) {
-      p = projectTool(tool);
-      this.projections.set(tool, p);
-    }
-    return p;
+    return budgetFrom(this.config);
   }
 
   async close(): Promise<void> {
@@ -413,16 +278,4 @@ export class Toolplane {
     await (await watching?.catch(() => undefined))?.close();
     this.discovery.close();
   }
-}
-
-/** The provider's own search tool and the deferred tools it loads (Anthropic, OpenAI Responses). */
-function nativeDeferral(provider: ProviderName, tools: ToolProjection[]): NativeDeferral {
-  const searchTool = nativeSearchTool(provider)!;
-  return provider === "anthropic"
-    ? { tools, searchTool, headers: { "anthropic-beta": ANTHROPIC_TOOL_SEARCH_BETA } }
-    : { tools, searchTool };
-}
-
-function namespaceOf(e: Resolved<AnyTool>): string {
-  return e.entry.host.namespace ?? e.namespace;
 }

@@ -1,0 +1,106 @@
+import type { Config } from "../config/index.js";
+import { projectTool, type ToolProjection } from "../declare/project.js";
+import type { AnyTool } from "../declare/types.js";
+import {
+  ANTHROPIC_TOOL_SEARCH_BETA,
+  hasNativeToolSearch,
+  nativeSearchTool,
+  TOOL_SEARCH_NAME,
+} from "../defer/index.js";
+import {
+  type BudgetSettings,
+  type Catalog,
+  CatalogRenderer,
+  type DeferralReport,
+  type NativeDeferral,
+  type ProviderName,
+  RenderMemo,
+} from "../render/index.js";
+import type { SessionDeferral, SessionPlan } from "./deferral.js";
+
+/** The catalog budget from the assembly keys. */
+export function budgetFrom(config: Pick<Config, "get">): BudgetSettings {
+  return {
+    chars: config.get("catalog.budget.chars") as number,
+    tokens: config.get("catalog.budget.tokens") as number | null,
+    descriptionMaxChars: config.get("catalog.descriptionMaxChars") as number,
+  };
+}
+
+export interface CatalogRequest {
+  provider: ProviderName;
+  /** This session's residency plan for the visible tools. */
+  planned: SessionPlan;
+  deferral: SessionDeferral;
+  skills: { name: string; description: string }[];
+  budget: BudgetSettings;
+  /** `defer.native`: use the provider's own tool search where it has one. */
+  nativeWanted: boolean;
+  incomplete: boolean;
+}
+
+/**
+ * Turns a session's plan into what the model sees, per provider. It keeps what makes re-renders
+ * cheap: one render memo for all providers, one incremental renderer per provider, and each
+ * tool's projection (tools are immutable, so each one is projected, and deep-copied, once).
+ */
+export class CatalogAssembler {
+  private readonly memo = new RenderMemo();
+  private readonly renderers = new Map<ProviderName, CatalogRenderer>();
+  private readonly projections = new WeakMap<AnyTool, ToolProjection>();
+
+  /**
+   * Deferred tools go to the system text by name only, with tool_search resident (or, where the
+   * provider has a native form and it is wanted, in full with `defer_loading` behind the
+   * provider's own search tool); tools tool_search loaded follow the resident ones, so the tools
+   * before them do not move. Only tools sent in full are projected: a deferred tool's schema is
+   * never built for the names form.
+   */
+  render(req: CatalogRequest): Catalog {
+    const { plan, trigger } = req.planned;
+    const toolNamed = (n: string) => req.deferral.toolNamed(n);
+    const native = plan.deferred.length > 0 && req.nativeWanted && hasNativeToolSearch(req.provider);
+    const resident = native ? plan.resident.filter((n) => n !== TOOL_SEARCH_NAME) : plan.resident;
+    const tools = resident.map((n) => this.projection(toolNamed(n)));
+    let renderer = this.renderers.get(req.provider);
+    if (!renderer) {
+      renderer = new CatalogRenderer(this.memo);
+      this.renderers.set(req.provider, renderer);
+    }
+    const catalog = renderer.render({
+      provider: req.provider,
+      tools,
+      skills: req.skills,
+      ...(native
+        ? {
+            native: nativeDeferral(
+              req.provider,
+              plan.deferred.map((n) => this.projection(toolNamed(n))),
+            ),
+          }
+        : { deferred: plan.deferred }),
+      budget: req.budget,
+      incomplete: req.incomplete,
+    });
+    const form: DeferralReport["form"] = plan.deferred.length === 0 ? "none" : native ? "native" : "names";
+    // a new report object: the renderer keeps its own catalog for the next incremental render
+    return { ...catalog, report: { ...catalog.report, deferral: req.deferral.report(form, trigger) } };
+  }
+
+  private projection(tool: AnyTool): ToolProjection {
+    let p = this.projections.get(tool);
+    if (!p) {
+      p = projectTool(tool);
+      this.projections.set(tool, p);
+    }
+    return p;
+  }
+}
+
+/** The provider's own search tool and the deferred tools it loads (Anthropic, OpenAI Responses). */
+function nativeDeferral(provider: ProviderName, tools: ToolProjection[]): NativeDeferral {
+  const searchTool = nativeSearchTool(provider)!;
+  return provider === "anthropic"
+    ? { tools, searchTool, headers: { "anthropic-beta": ANTHROPIC_TOOL_SEARCH_BETA } }
+    : { tools, searchTool };
+}

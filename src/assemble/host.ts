@@ -1,0 +1,88 @@
+import path from "node:path";
+import type { Config } from "../config/index.js";
+import type { AnyTool } from "../declare/types.js";
+import { type DeferConfig, TOOL_SEARCH_NAME } from "../defer/index.js";
+import {
+  type AskCallback,
+  ExecutionHost,
+  type HostTool,
+  type HostToolSet,
+  type SpillStore,
+  type ToolErrorCode,
+} from "../execute/index.js";
+import type { PermissionPolicy } from "../permissions/index.js";
+import type { Snapshot } from "../register/index.js";
+import type { SessionDeferral, VisibleTool } from "./deferral.js";
+import {
+  namespaceOf,
+  SESSION_NAMESPACE,
+  searchWithheld,
+  type VisibilityRules,
+  withheldReason,
+} from "./visibility.js";
+
+export interface HostRequest {
+  /** Decides `ask` permissions; without one every ask is denied. */
+  ask?: AskCallback;
+  log?: (line: string) => void;
+}
+
+/** What the host reads from the assembled session, each turn. */
+export interface HostWiring {
+  config: Config;
+  spill: SpillStore;
+  snapshot: () => Promise<Snapshot<AnyTool>>;
+  policy: () => PermissionPolicy;
+  visibility: () => VisibilityRules;
+  deferral: SessionDeferral;
+  deferConfig: () => Promise<DeferConfig>;
+}
+
+/**
+ * The execution host for a session: validation, permissions, timeouts, result limits and spill.
+ * Each run reads the current tool snapshot, so registry changes reach the next turn.
+ */
+export function assembleHost(w: HostWiring, request: HostRequest = {}): ExecutionHost {
+  // Deferred tools stay callable: a call names the tool, and its arguments are validated against
+  // the real schema all the same (a model that guessed them gets the schema's error back).
+  const tools = async (): Promise<HostToolSet> => {
+    const snapshot = await w.snapshot();
+    const v = w.visibility();
+    const available: HostTool[] = [];
+    const visible: VisibleTool[] = [];
+    const withheld: Array<{ name: string; reason: string; code: ToolErrorCode }> = [];
+    const withhold = (name: string, reason: string) => {
+      const code = reason.startsWith("it is denied") ? "permission_denied" : "unknown_tool";
+      withheld.push({ name, reason, code });
+    };
+    for (const e of snapshot.entries) {
+      const namespace = namespaceOf(e);
+      const reason = withheldReason(e.name, namespace, v);
+      if (reason === undefined) {
+        available.push({ tool: e.entry, namespace });
+        visible.push({ tool: e.entry, namespace });
+      } else if (e.name !== TOOL_SEARCH_NAME) withhold(e.name, reason);
+    }
+    const searchReason = searchWithheld(v);
+    if (searchReason === undefined)
+      available.push({ tool: w.deferral.searchTool, namespace: SESSION_NAMESPACE });
+    else withhold(TOOL_SEARCH_NAME, searchReason);
+    // tool_search ranks what this session defers: plan once if no catalog has been rendered yet
+    w.deferral.ensurePlanned(() => visible, await w.deferConfig(), searchReason);
+    return { tools: available, withheld };
+  };
+  const extra = (w.config.get("permissions.additionalDirectories") as string[]).map((d) =>
+    path.resolve(w.config.projectRoot, d),
+  );
+  return new ExecutionHost({
+    tools,
+    config: w.config.ofKind("run-time"),
+    policy: w.policy(),
+    cwd: w.config.cwd,
+    workspace: w.config.projectRoot,
+    extraRoots: extra,
+    spill: w.spill,
+    ...(request.ask ? { ask: request.ask } : {}),
+    ...(request.log ? { log: request.log } : {}),
+  });
+}

@@ -1,0 +1,45 @@
+import type { AnyTool } from "../declare/types.js";
+import { TOOL_SEARCH_NAME } from "../defer/index.js";
+import { deniedOutright, type SourcedRule } from "../permissions/index.js";
+import type { Resolved, Snapshot } from "../register/index.js";
+import type { VisibleTool } from "./deferral.js";
+
+/** The permission namespace of tools toolplane itself adds to a session (tool_search). */
+export const SESSION_NAMESPACE = "toolplane";
+
+/** What a model may see and call is decided by these two facts besides the registry. */
+export interface VisibilityRules {
+  /** Permission rules; a tool denied outright leaves the catalog. */
+  rules: readonly SourcedRule[];
+  /** `tools.disabled`. */
+  disabled: readonly string[];
+}
+
+/** The namespace permissions see: the tool's own, else the one its provider registered it under. */
+export function namespaceOf(e: Resolved<AnyTool>): string {
+  return e.entry.host.namespace ?? e.namespace;
+}
+
+/** Why a tool is kept from the model and from calls here: disabled, denied outright, or reserved. */
+export function withheldReason(name: string, namespace: string, v: VisibilityRules): string | undefined {
+  if (name === TOOL_SEARCH_NAME && namespace !== SESSION_NAMESPACE)
+    return "its name is reserved for toolplane's tool search";
+  if (v.disabled.includes(name)) return "it is disabled (tools.disabled)";
+  const denied = deniedOutright({ name, namespace }, v.rules);
+  return denied ? `it is denied by ${denied.origin}` : undefined;
+}
+
+/** Why tool_search may not be used here (then nothing is deferred), or undefined. */
+export function searchWithheld(v: VisibilityRules): string | undefined {
+  return withheldReason(TOOL_SEARCH_NAME, SESSION_NAMESPACE, v);
+}
+
+/** The snapshot's tools minus withheld ones, in snapshot order. */
+export function visibleOf(snapshot: Snapshot<AnyTool>, v: VisibilityRules): VisibleTool[] {
+  const out: VisibleTool[] = [];
+  for (const e of snapshot.entries) {
+    const namespace = namespaceOf(e);
+    if (withheldReason(e.name, namespace, v) === undefined) out.push({ tool: e.entry, namespace });
+  }
+  return out;
+}
