@@ -1,12 +1,21 @@
 #!/usr/bin/env node
 import { run } from "./run.js";
 
-run(process.argv).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error) => {
-    process.stderr.write(`toolplane: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exitCode = 1;
-  },
-);
+// When run() settles, the command is over (serve and --watch wait for their own end). A tool may
+// still hold a timer or socket it never closed (one that ignored its abort signal, say); a
+// one-shot CLI must not hang on it after printing, so the process ends once output is flushed.
+function exit(code: number): void {
+  process.exitCode = code;
+  let pending = 2;
+  const flushed = () => {
+    pending -= 1;
+    if (pending === 0) process.exit(code);
+  };
+  process.stdout.write("", flushed);
+  process.stderr.write("", flushed);
+}
+
+run(process.argv).then(exit, (error) => {
+  process.stderr.write(`toolplane: ${error instanceof Error ? error.message : String(error)}\n`);
+  exit(1);
+});

@@ -125,6 +125,21 @@ describe("CLI contract: call", () => {
     expect(runCli(["call", "--help"], opts).stdout).toMatch(/Examples:/);
     expect(runCli(["call"], opts).code).toBe(2);
   });
+
+  it("exits after printing even when a tool leaves a timer running", () => {
+    const lingering = tempProject({
+      ".toolplane/config.json": JSON.stringify({ tools: { modules: ["linger.mjs"] } }),
+      // returns at once but leaves a referenced interval behind, as a careless tool might
+      "linger.mjs": `export const tools = [{ name: "linger", description: "Returns and leaves a timer.", parameters: { type: "object", properties: {} }, output: { schema: { type: "string" }, render: (v) => v }, execute: () => { setInterval(() => {}, 1000); return "done"; } }];`,
+    });
+    const r = runCli(["call", "linger"], {
+      cwd: lingering.repo,
+      env: { ...lingering.env, TMPDIR: path.join(lingering.root, "tmp") },
+      timeoutMs: 20_000,
+    });
+    expect(r.stdout).toBe("done\n");
+    expect(r.code).toBe(0);
+  });
 });
 
 describe("CLI contract: config", () => {

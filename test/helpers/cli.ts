@@ -6,13 +6,16 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "
 export const CLI = path.join(ROOT, "dist", "src", "cli", "main.js");
 
 /** Runs the built CLI (npm test builds before vitest runs). */
-export function runCli(args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string } = {}) {
+export function runCli(
+  args: string[],
+  opts: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string; timeoutMs?: number } = {},
+) {
   const result = spawnSync(process.execPath, [CLI, ...args], {
     cwd: opts.cwd ?? ROOT,
     env: opts.env ?? process.env,
     input: opts.input ?? "",
     encoding: "utf8",
-    timeout: 60_000,
+    timeout: opts.timeoutMs ?? 60_000,
   });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
