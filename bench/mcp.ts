@@ -164,11 +164,38 @@ async function listClient(): Promise<Figure[]> {
       throw new Error(`listed ${snapshot.entries.length} tools, expected ${N}`);
     await clients.close();
   }
+  // baseline: a bare SDK client starting the same server and paging through tools/list
+  const bare: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const t0 = performance.now();
+    const client = new Client({ name: "bench", version: "1" });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [file] }));
+    let listed = 0;
+    let cursor: string | undefined;
+    do {
+      const page = await client.listTools(cursor === undefined ? {} : { cursor });
+      listed += page.tools.length;
+      cursor = page.nextCursor;
+    } while (cursor !== undefined);
+    bare.push(performance.now() - t0);
+    if (listed !== N) throw new Error(`bare client listed ${listed} tools, expected ${N}`);
+    await client.close();
+  }
   return [
     {
       name: "client: start a stdio server and list 10,000 tools (10 pages) into a snapshot, median",
       value: round(median(times), 1),
       unit: "ms",
+    },
+    {
+      name: "baseline: bare SDK client starting the same server and paging through tools/list, median",
+      value: round(median(bare), 1),
+      unit: "ms",
+    },
+    {
+      name: "client snapshot / bare SDK client listing",
+      value: round(median(times) / median(bare), 2),
+      unit: "x",
     },
   ];
 }

@@ -95,6 +95,9 @@ describe("MCP client against server-everything", () => {
     const names = await until(registry, (n) => n.includes("mcp__paged__added_6") && n);
     expect(names).toHaveLength(7);
     expect(invalidated).toBeGreaterThan(0);
+    // a tool the new list repeats unchanged keeps its object (and so its memoised render)
+    const after = await registry.snapshot();
+    expect(after.get("mcp__paged__p1")?.entry).toBe(first.get("mcp__paged__p1")?.entry);
   });
 });
 

@@ -54,7 +54,8 @@ export class McpProvider implements Provider<AnyTool> {
   private retryTimer: NodeJS.Timeout | undefined;
   private closed = false;
   private notify: () => void = () => {};
-  private readonly toolCache = new Map<string, AnyTool>();
+  /** The last list's tools by key (qualified name + listed JSON): an unchanged tool keeps its object. */
+  private toolCache = new Map<string, AnyTool>();
   private readonly taskOnlyLogged = new Set<string>();
 
   constructor(options: McpProviderOptions) {
@@ -177,6 +178,8 @@ export class McpProvider implements Provider<AnyTool> {
       usable.map((t) => t.name),
     );
     const seen = new Set<string>();
+    // Only the tools of this list are kept, so a server that keeps changing its tools does not grow it.
+    const cache = new Map<string, AnyTool>();
     const entries: AnyTool[] = [];
     const keys: string[] = [];
     for (const remote of usable) {
@@ -201,14 +204,15 @@ export class McpProvider implements Provider<AnyTool> {
           problems.push(`tool "${remote.name}": ${messageOf(error)}`);
           continue;
         }
-        this.toolCache.set(key, tool);
       }
+      cache.set(key, tool);
       entries.push(tool);
       keys.push(key);
     }
     // Sorted by name: a server that lists the same tools in another order leaves the prompt prefix alone.
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     keys.sort();
+    this.toolCache = cache;
     const observation: Observation<AnyTool> = { entries };
     if (problems.length > 0) {
       observation.complete = false;
