@@ -4,6 +4,7 @@ import path from "node:path";
 import { z } from "zod";
 import { defineTool } from "../declare/index.js";
 import type { RenderedOutput, ToolContext } from "../declare/types.js";
+import { noProgress, type Progress, type ProgressFactory } from "../util/progress.js";
 import { FileToolError } from "./errors.js";
 import { configInt, GREP_LINE_MAX_BYTES, GREP_MAX_MATCHES, RAW_MAX_BYTES } from "./limits.js";
 import { type RawPath, rawPath } from "./raw-path.js";
@@ -53,13 +54,25 @@ export const GREP_DESCRIPTION =
   "Skips .gitignore'd files and .git. " +
   "Not for finding files by name: use glob.";
 
-export function grepTool() {
+export interface GrepOptions {
+  /**
+   * Told the running counts: matching lines and files so far (pass 1), then matches read (pass 2).
+   * For people (a CLI draws it on a terminal's stderr); never part of the result.
+   */
+  progress?: Progress;
+}
+
+const SILENT: Progress = noProgress("");
+
+export function grepTool(options: { progress?: ProgressFactory } = {}) {
+  const { progress } = options;
   return defineTool({
     name: "grep",
     description: GREP_DESCRIPTION,
     parameters: grepParameters,
     output: { schema: grepOutput, render: renderGrep },
-    execute: (args: GrepArgs, ctx: ToolContext) => grep(args, ctx),
+    execute: (args: GrepArgs, ctx: ToolContext) =>
+      grep(args, ctx, progress ? { progress: progress("grep") } : {}),
     concurrencySafe: true,
     permission: { action: "search", patterns: (a) => [a.path ?? "."], paths: (a) => [a.path ?? "."] },
     display: { title: "Search", summarize: (a) => `grep ${JSON.stringify(a.pattern)} in ${a.path ?? "."}` },
@@ -86,6 +99,20 @@ function matchFlags(args: GrepArgs): string[] {
 export async function grep(
   args: GrepArgs,
   ctx: Pick<ToolContext, "cwd" | "workspace" | "config" | "signal">,
+  options: GrepOptions = {},
+): Promise<GrepValue> {
+  const bar = options.progress ?? SILENT;
+  try {
+    return await search(args, ctx, bar);
+  } finally {
+    bar.done();
+  }
+}
+
+async function search(
+  args: GrepArgs,
+  ctx: Pick<ToolContext, "cwd" | "workspace" | "config" | "signal">,
+  bar: Progress,
 ): Promise<GrepValue> {
   const target = workspacePath(args.path, ctx);
   const cap = configInt(ctx.config, "grep.maxMatches", GREP_MAX_MATCHES);
@@ -112,11 +139,13 @@ export async function grep(
     ctx,
     rawMax,
     args,
+    bar,
   );
   counts.sort((a, b) => comparePaths(a.path.shown, b.path.shown));
   const totalMatches = counts.reduce((n, c) => n + c.count, 0);
 
   const matches: GrepMatch[] = [];
+  const wanted = Math.min(cap, totalMatches);
   let next = 0;
   while (matches.length < cap && next < counts.length) {
     // the fewest files, in path order, whose counts reach what the cap still needs
@@ -130,6 +159,7 @@ export async function grep(
       next++;
     }
     await collectMatches(batch, args, ctx, cap, lineMax, rawMax, matches);
+    bar.update(matches.length, wanted, "matches read");
   }
   matches.sort((a, b) => comparePaths(a.path, b.path) || a.line - b.line);
   const kept = matches.slice(0, cap);
@@ -165,9 +195,11 @@ async function countMatches(
   ctx: Pick<ToolContext, "cwd" | "signal">,
   rawMax: number,
   args: GrepArgs,
+  bar: Progress,
 ): Promise<{ path: RawPath; count: number }[]> {
   const run = runRg(rgArgs, ctx.cwd, rawMax, ctx.signal);
   const out: { path: RawPath; count: number }[] = [];
+  let lines = 0;
   try {
     for await (const line of run.lines()) {
       const nul = line.indexOf(0);
@@ -177,6 +209,9 @@ async function countMatches(
         path: rawPath(Buffer.from(line.subarray(0, nul))),
         count: Number(line.subarray(nul + 1).toString("latin1")),
       });
+      lines += out[out.length - 1]!.count;
+      // rg --count names only files that match, so those are what can be counted while it runs
+      bar.update(lines, undefined, `matching lines in ${out.length} file${out.length === 1 ? "" : "s"}`);
     }
   } catch (err) {
     throw rawCapAdvice(err, args);

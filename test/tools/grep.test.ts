@@ -2,9 +2,10 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { grep, renderGrep } from "../../src/tools/grep.js";
+import { type GrepValue, grep, grepTool, renderGrep } from "../../src/tools/grep.js";
 import { parseShownPath, showPath } from "../../src/tools/raw-path.js";
 import { comparePaths, cutUtf8 } from "../../src/tools/search-order.js";
+import { progress } from "../../src/util/progress.js";
 import { tempDir, writeTree } from "../helpers/tmp.js";
 
 function project() {
@@ -195,5 +196,55 @@ describe("grep: file names that are not UTF-8", () => {
     expect(showPath(Buffer.from([0x61, 0xc3, 0xa9, 0xc3, 0x5c, 0xed, 0xa0, 0x80]))).toBe(
       "aé\\xC3\\\\\\xED\\xA0\\x80",
     );
+  });
+});
+
+describe("grep: progress", () => {
+  it("the progress callback is told the running counts of both passes, then done", async () => {
+    const { ctx } = project();
+    const calls: [number, number | undefined, string | undefined][] = [];
+    let done = 0;
+    const v = await grep({ pattern: "needle" }, ctx, {
+      progress: { update: (d, t, n) => calls.push([d, t, n]), note: () => {}, done: () => done++ },
+    });
+    const pass1 = calls.filter(([, total]) => total === undefined);
+    // one update per matching file, counts only growing, ending at the totals
+    expect(pass1).toHaveLength(v.filesWithMatches);
+    expect(pass1.map(([d]) => d)).toEqual([...pass1.map(([d]) => d)].sort((a, b) => a - b));
+    expect(pass1.at(-1)).toEqual([7, undefined, "matching lines in 6 files"]);
+    expect(calls.at(-1)).toEqual([7, 7, "matches read"]);
+    expect(done).toBe(1);
+    const capped = await grep(
+      { pattern: "needle" },
+      { ...ctx, config: { "grep.maxMatches": 3 } },
+      {
+        progress: { update: (d, t, n) => calls.push([d, t, n]), note: () => {}, done: () => done++ },
+      },
+    );
+    expect(calls.at(-1)).toEqual([capped.matches.length, 3, "matches read"]);
+  });
+
+  it("grepTool draws through the factory on a terminal, and writes nothing when not one", async () => {
+    const { ctx } = project();
+    for (const isTTY of [true, false]) {
+      const written: string[] = [];
+      const labels: string[] = [];
+      const tool = grepTool({
+        progress: (label) => {
+          labels.push(label);
+          return progress(label, { isTTY, write: (t: string) => written.push(t) });
+        },
+      });
+      const v = (await tool.host.execute({ pattern: "needle" }, ctx)) as GrepValue;
+      expect(v.totalMatches).toBe(7);
+      expect(labels).toEqual(["grep"]);
+      if (isTTY) {
+        expect(written[0]).toMatch(/^\r\x1b\[Kgrep \d+ matching lines? in 1 file$/);
+        expect(written).toContain("\r\x1b[Kgrep 7/7 matches read");
+        expect(written.at(-1)).toBe("\r\x1b[K");
+      } else {
+        expect(written).toEqual([]);
+      }
+    }
   });
 });
