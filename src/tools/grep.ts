@@ -7,7 +7,7 @@ import type { RenderedOutput, ToolContext } from "../declare/types.js";
 import { noProgress, type Progress, type ProgressFactory } from "../util/progress.js";
 import { FileToolError } from "./errors.js";
 import { configInt, GREP_LINE_MAX_BYTES, GREP_MAX_MATCHES, RAW_MAX_BYTES } from "./limits.js";
-import { type RawPath, rawPath } from "./raw-path.js";
+import { NOT_UTF8_NOTE, type RawPath, rawPath } from "./raw-path.js";
 import { RawCapError, runRg } from "./rg.js";
 import { comparePaths, cutUtf8 } from "./search-order.js";
 import { workspacePath } from "./workspace-path.js";
@@ -331,8 +331,6 @@ function rgFailure(stderr: string, args: GrepArgs): FileToolError {
     return new FileToolError(`invalid glob ${JSON.stringify(args.glob)}: ${text.split("\n")[0]}`);
   return new FileToolError(`search failed: ${text.split("\n")[0] || "ripgrep exited with an error"}`);
 }
-
-const NOT_UTF8_NOTE = "  (name not UTF-8: each \\xHH is one raw byte, \\\\ a backslash)";
 
 /** Matches grouped under their path, `line: text`, then a line saying what was left out. */
 export function renderGrep(value: GrepValue): RenderedOutput {

@@ -14,6 +14,9 @@ export interface RawPath {
   utf8: boolean;
 }
 
+/** Follows a shown path that is not UTF-8 wherever a result names it for the model. */
+export const NOT_UTF8_NOTE = "  (name not UTF-8: each \\xHH is one raw byte, \\\\ a backslash)";
+
 export function rawPath(bytes: Buffer): RawPath {
   const utf8 = isUtf8(bytes);
   return { bytes, shown: utf8 ? bytes.toString("utf8") : showPath(bytes), utf8 };
