@@ -102,7 +102,8 @@ export class Toolplane {
   static async open(options: ToolplaneOptions): Promise<Toolplane> {
     const session = options.session ?? `session-${randomBytes(6).toString("hex")}`;
     const plane = new Toolplane(loadConfig(options), parseScopeChain(options.scope), options, session);
-    plane.tools.register(GLOBAL_LAYER, builtinProvider([skillTool(() => plane.skillsView())]));
+    const builtin = options.progress ? { progress: options.progress } : {};
+    plane.tools.register(GLOBAL_LAYER, builtinProvider([skillTool(() => plane.skillsView())], builtin));
     plane.tools.register(GLOBAL_LAYER, ticketProvider());
     const modules = await loadToolModules(
       plane.config.get("tools.modules") as ToolModuleSpec[],

@@ -4,6 +4,7 @@ import { defineTool } from "../declare/index.js";
 import type { RenderedOutput, ToolContext } from "../declare/types.js";
 import { FileToolError } from "./errors.js";
 import { GLOB_MAX_RESULTS } from "./limits.js";
+import { NOT_UTF8_NOTE, rawPath } from "./raw-path.js";
 import { runRg } from "./rg.js";
 import { workspacePath } from "./workspace-path.js";
 
@@ -23,6 +24,8 @@ export const globOutput = z.object({
   files: z.array(z.string()),
   /** Matching files past the cap, counted but not listed. */
   more: z.number().int(),
+  /** Only when a listed name is not UTF-8: its bytes (base64), keyed by the shown, escaped path. */
+  pathBytes: z.record(z.string(), z.string()).optional(),
 });
 export type GlobValue = z.output<typeof globOutput>;
 
@@ -70,13 +73,21 @@ export async function glob(
     ctx.signal,
   );
   const files: string[] = [];
+  const pathBytes: Record<string, string> = {};
   let more = 0;
   const prefix = path.relative(ctx.cwd, target.real);
   const outside = prefix.startsWith("..") || path.isAbsolute(prefix);
   for await (const line of run.lines()) {
     if (files.length < cap) {
-      const rel = line.toString("utf8").replace(/^\.\//, "");
-      files.push(outside ? path.join(target.real, rel) : path.join(prefix, rel));
+      const raw = rawPath(line.subarray(0, 2).equals(DOT_SLASH) ? line.subarray(2) : line);
+      const shown = outside ? path.join(target.real, raw.shown) : path.join(prefix, raw.shown);
+      files.push(shown);
+      if (!raw.utf8) {
+        const dir = outside ? target.real : prefix;
+        pathBytes[shown] = Buffer.concat([Buffer.from(dir === "" ? "" : `${dir}/`), raw.bytes]).toString(
+          "base64",
+        );
+      }
     } else more++;
   }
   const { code, stderr } = await run.done;
@@ -89,12 +100,16 @@ export async function glob(
         : `file search failed: ${first || "ripgrep exited with an error"}`,
     );
   }
-  return { pattern: args.pattern, files, more };
+  return Object.keys(pathBytes).length > 0
+    ? { pattern: args.pattern, files, more, pathBytes }
+    : { pattern: args.pattern, files, more };
 }
+
+const DOT_SLASH = Buffer.from("./");
 
 export function renderGlob(value: GlobValue): RenderedOutput {
   if (value.files.length === 0) return `No files match ${JSON.stringify(value.pattern)}.`;
-  const lines = [...value.files];
+  const lines = value.files.map((f) => (value.pathBytes?.[f] === undefined ? f : `${f}${NOT_UTF8_NOTE}`));
   if (value.more > 0) {
     lines.push(`(${value.more} more files match; narrow the pattern or give a path to see them)`);
     return { content: [{ type: "text", text: lines.join("\n") }], truncated: true };

@@ -1,9 +1,13 @@
+import { constants } from "node:fs";
+import { type FileHandle, open } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import { defineTool } from "../declare/index.js";
 import type { RenderedOutput, ToolContext } from "../declare/types.js";
+import { noProgress, type Progress, type ProgressFactory } from "../util/progress.js";
 import { FileToolError } from "./errors.js";
 import { configInt, GREP_LINE_MAX_BYTES, GREP_MAX_MATCHES, RAW_MAX_BYTES } from "./limits.js";
+import { NOT_UTF8_NOTE, type RawPath, rawPath } from "./raw-path.js";
 import { RawCapError, runRg } from "./rg.js";
 import { comparePaths, cutUtf8 } from "./search-order.js";
 import { workspacePath } from "./workspace-path.js";
@@ -22,7 +26,10 @@ export const grepParameters = z.object({
 export type GrepArgs = z.output<typeof grepParameters>;
 
 const grepMatch = z.object({
+  /** The path; a name that is not UTF-8 is shown with \xHH escapes (src/tools/raw-path.ts). */
   path: z.string(),
+  /** Only for a path that is not UTF-8: its bytes, base64 (as rg --json gives them). */
+  pathBytes: z.string().optional(),
   line: z.number().int(),
   text: z.string(),
   cut: z.boolean().optional(),
@@ -47,13 +54,25 @@ export const GREP_DESCRIPTION =
   "Skips .gitignore'd files and .git. " +
   "Not for finding files by name: use glob.";
 
-export function grepTool() {
+export interface GrepOptions {
+  /**
+   * Told the running counts: matching lines and files so far (pass 1), then matches read (pass 2).
+   * For people (a CLI draws it on a terminal's stderr); never part of the result.
+   */
+  progress?: Progress;
+}
+
+const SILENT: Progress = noProgress("");
+
+export function grepTool(options: { progress?: ProgressFactory } = {}) {
+  const { progress } = options;
   return defineTool({
     name: "grep",
     description: GREP_DESCRIPTION,
     parameters: grepParameters,
     output: { schema: grepOutput, render: renderGrep },
-    execute: (args: GrepArgs, ctx: ToolContext) => grep(args, ctx),
+    execute: (args: GrepArgs, ctx: ToolContext) =>
+      grep(args, ctx, progress ? { progress: progress("grep") } : {}),
     concurrencySafe: true,
     permission: { action: "search", patterns: (a) => [a.path ?? "."], paths: (a) => [a.path ?? "."] },
     display: { title: "Search", summarize: (a) => `grep ${JSON.stringify(a.pattern)} in ${a.path ?? "."}` },
@@ -80,6 +99,20 @@ function matchFlags(args: GrepArgs): string[] {
 export async function grep(
   args: GrepArgs,
   ctx: Pick<ToolContext, "cwd" | "workspace" | "config" | "signal">,
+  options: GrepOptions = {},
+): Promise<GrepValue> {
+  const bar = options.progress ?? SILENT;
+  try {
+    return await search(args, ctx, bar);
+  } finally {
+    bar.done();
+  }
+}
+
+async function search(
+  args: GrepArgs,
+  ctx: Pick<ToolContext, "cwd" | "workspace" | "config" | "signal">,
+  bar: Progress,
 ): Promise<GrepValue> {
   const target = workspacePath(args.path, ctx);
   const cap = configInt(ctx.config, "grep.maxMatches", GREP_MAX_MATCHES);
@@ -106,28 +139,33 @@ export async function grep(
     ctx,
     rawMax,
     args,
+    bar,
   );
-  counts.sort((a, b) => comparePaths(a.path, b.path));
+  counts.sort((a, b) => comparePaths(a.path.shown, b.path.shown));
   const totalMatches = counts.reduce((n, c) => n + c.count, 0);
 
   const matches: GrepMatch[] = [];
+  const wanted = Math.min(cap, totalMatches);
   let next = 0;
   while (matches.length < cap && next < counts.length) {
     // the fewest files, in path order, whose counts reach what the cap still needs
-    const batch: string[] = [];
+    const batch: RawPath[] = [];
     let expected = 0;
-    while (next < counts.length && matches.length + expected < cap) {
+    let opened = 0;
+    while (next < counts.length && matches.length + expected < cap && opened < MAX_FDS_PER_RUN) {
+      if (!counts[next]!.path.utf8) opened++;
       batch.push(counts[next]!.path);
       expected += counts[next]!.count;
       next++;
     }
     await collectMatches(batch, args, ctx, cap, lineMax, rawMax, matches);
+    bar.update(matches.length, wanted, "matches read");
   }
   matches.sort((a, b) => comparePaths(a.path, b.path) || a.line - b.line);
   const kept = matches.slice(0, cap);
   return {
     pattern: args.pattern,
-    matches: kept.map((m) => ({ ...m, path: tidy(m.path) })),
+    matches: kept,
     totalMatches: Math.max(totalMatches, kept.length),
     filesWithMatches: counts.length,
     capped: totalMatches > kept.length,
@@ -135,24 +173,45 @@ export async function grep(
   };
 }
 
-const tidy = (p: string) => (p.startsWith("./") ? p.slice(2) : p);
+/** Names that are not UTF-8 go to the second pass as open files: at most this many per rg run. */
+const MAX_FDS_PER_RUN = 64;
+
+const DOT_SLASH = Buffer.from("./");
+
+/** rg prints paths under "." with a leading "./": the result shows them relative, without it. */
+const tidy = (p: RawPath): RawPath =>
+  p.bytes.subarray(0, 2).equals(DOT_SLASH) ? rawPath(p.bytes.subarray(2)) : p;
+
+function toMatch(file: RawPath, line: number, text: string, cut: boolean): GrepMatch {
+  const p = tidy(file);
+  const m: GrepMatch = { path: p.shown, line, text };
+  if (cut) m.cut = true;
+  if (!p.utf8) m.pathBytes = p.bytes.toString("base64");
+  return m;
+}
 
 async function countMatches(
   rgArgs: string[],
   ctx: Pick<ToolContext, "cwd" | "signal">,
   rawMax: number,
   args: GrepArgs,
-): Promise<{ path: string; count: number }[]> {
+  bar: Progress,
+): Promise<{ path: RawPath; count: number }[]> {
   const run = runRg(rgArgs, ctx.cwd, rawMax, ctx.signal);
-  const out: { path: string; count: number }[] = [];
+  const out: { path: RawPath; count: number }[] = [];
+  let lines = 0;
   try {
     for await (const line of run.lines()) {
       const nul = line.indexOf(0);
       if (nul < 0) continue;
       out.push({
-        path: line.subarray(0, nul).toString("utf8"),
+        // raw bytes: a name that is not UTF-8 must reach the second pass unchanged
+        path: rawPath(Buffer.from(line.subarray(0, nul))),
         count: Number(line.subarray(nul + 1).toString("latin1")),
       });
+      lines += out[out.length - 1]!.count;
+      // rg --count names only files that match, so those are what can be counted while it runs
+      bar.update(lines, undefined, `matching lines in ${out.length} file${out.length === 1 ? "" : "s"}`);
     }
   } catch (err) {
     throw rawCapAdvice(err, args);
@@ -164,7 +223,7 @@ async function countMatches(
 }
 
 async function collectMatches(
-  files: string[],
+  files: RawPath[],
   args: GrepArgs,
   ctx: Pick<ToolContext, "cwd" | "signal">,
   cap: number,
@@ -172,32 +231,73 @@ async function collectMatches(
   rawMax: number,
   into: GrepMatch[],
 ): Promise<void> {
-  const rgArgs = ["--json", "--sort=path", ...matchFlags(args), `--regexp=${args.pattern}`, "--", ...files];
-  const run = runRg(rgArgs, ctx.cwd, rawMax, ctx.signal);
+  // A name that is not UTF-8 cannot be an argument (Node passes arguments as UTF-8 strings): rg
+  // gets the file open as an inherited fd instead, names it /dev/fd/N, and the name is put back.
+  const byArg = new Map<string, RawPath>();
+  const fileArgs: string[] = [];
+  const handles: FileHandle[] = [];
   try {
-    for await (const line of run.lines()) {
-      // only match records are parsed; begin/end/summary records are skipped unread
-      if (line[9] !== 109 || !line.subarray(0, MATCH_PREFIX.length).equals(MATCH_PREFIX)) continue;
-      const msg = JSON.parse(line.toString("utf8")) as RgMatch;
-      const raw = msg.data.lines.text ?? Buffer.from(msg.data.lines.bytes ?? "", "base64").toString("utf8");
-      const { text, cut } = cutUtf8(raw.replace(/\r?\n$/, ""), lineMax);
-      const file = msg.data.path.text ?? Buffer.from(msg.data.path.bytes ?? "", "base64").toString("utf8");
-      into.push(
-        cut
-          ? { path: file, line: msg.data.line_number, text, cut }
-          : { path: file, line: msg.data.line_number, text },
-      );
-      if (into.length >= cap) {
-        run.stop();
-        break;
+    for (const f of files) {
+      if (f.utf8) {
+        fileArgs.push(f.shown);
+        continue;
       }
+      const fh = await openRaw(f.bytes, ctx.cwd);
+      if (fh === undefined) continue; // gone since the count: rg would skip it the same way
+      const arg = `/dev/fd/${3 + handles.length}`;
+      handles.push(fh);
+      byArg.set(arg, f);
+      fileArgs.push(arg);
     }
-  } catch (err) {
-    throw rawCapAdvice(err, args);
+    if (fileArgs.length === 0) return;
+    const rgArgs = [
+      "--json",
+      "--sort=path",
+      ...matchFlags(args),
+      `--regexp=${args.pattern}`,
+      "--",
+      ...fileArgs,
+    ];
+    const fds = handles.map((h) => h.fd);
+    const run = runRg(rgArgs, ctx.cwd, rawMax, ctx.signal, fds);
+    try {
+      for await (const line of run.lines()) {
+        // only match records are parsed; begin/end/summary records are skipped unread
+        if (line[9] !== 109 || !line.subarray(0, MATCH_PREFIX.length).equals(MATCH_PREFIX)) continue;
+        const msg = JSON.parse(line.toString("utf8")) as RgMatch;
+        const raw = msg.data.lines.text ?? Buffer.from(msg.data.lines.bytes ?? "", "base64").toString("utf8");
+        const { text, cut } = cutUtf8(raw.replace(/\r?\n$/, ""), lineMax);
+        const reported = msg.data.path;
+        const file =
+          reported.text !== undefined
+            ? (byArg.get(reported.text) ?? rawPath(Buffer.from(reported.text)))
+            : rawPath(Buffer.from(reported.bytes ?? "", "base64"));
+        into.push(toMatch(file, msg.data.line_number, text, cut));
+        if (into.length >= cap) {
+          run.stop();
+          break;
+        }
+      }
+    } catch (err) {
+      throw rawCapAdvice(err, args);
+    } finally {
+      run.stop();
+    }
+    await run.done;
   } finally {
-    run.stop();
+    await Promise.all(handles.map((h) => h.close()));
   }
-  await run.done;
+}
+
+/** Opens a file named by raw bytes, relative to `cwd`; undefined when it is no longer there. */
+async function openRaw(bytes: Buffer, cwd: string): Promise<FileHandle | undefined> {
+  const full = bytes[0] === 0x2f ? bytes : Buffer.concat([Buffer.from(`${cwd}${path.sep}`), bytes]);
+  try {
+    // O_NONBLOCK: a FIFO put there since the count must not hang the search
+    return await open(full, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch {
+    return undefined;
+  }
 }
 
 const MATCH_PREFIX = Buffer.from('{"type":"match",');
@@ -240,7 +340,7 @@ export function renderGrep(value: GrepValue): RenderedOutput {
   for (const m of value.matches) {
     if (m.path !== current) {
       if (current !== undefined) out.push("");
-      out.push(m.path);
+      out.push(m.pathBytes === undefined ? m.path : `${m.path}${NOT_UTF8_NOTE}`);
       current = m.path;
     }
     out.push(`${m.line}: ${m.text}`);

@@ -1,5 +1,6 @@
 import type { AnyTool } from "../declare/types.js";
 import type { Provider } from "../register/types.js";
+import type { ProgressFactory } from "../util/progress.js";
 import { globTool } from "./glob.js";
 import { grepTool } from "./grep.js";
 import { readTool } from "./read.js";
@@ -8,12 +9,20 @@ export { glob, globTool } from "./glob.js";
 export { grep, grepTool } from "./grep.js";
 export { readPath, readTool } from "./read.js";
 
-/** The built-in file tools, registered in the global layer as provider `builtin`. */
-export function builtinFileTools(): AnyTool[] {
-  return [readTool(), grepTool(), globTool()];
+export interface BuiltinOptions {
+  /** Progress of long searches, for people (a CLI passes one that draws on a terminal only). */
+  progress?: ProgressFactory;
 }
 
-export function builtinProvider(extra: readonly AnyTool[] = []): Provider<AnyTool> {
-  const tools = [...builtinFileTools(), ...extra];
+/** The built-in file tools, registered in the global layer as provider `builtin`. */
+export function builtinFileTools(options: BuiltinOptions = {}): AnyTool[] {
+  return [readTool(), grepTool(options), globTool()];
+}
+
+export function builtinProvider(
+  extra: readonly AnyTool[] = [],
+  options: BuiltinOptions = {},
+): Provider<AnyTool> {
+  const tools = [...builtinFileTools(options), ...extra];
   return { name: "builtin", rank: 0, enumerate: () => tools };
 }

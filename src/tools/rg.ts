@@ -1,4 +1,5 @@
-import { spawn } from "node:child_process";
+import { type ChildProcessByStdio, spawn } from "node:child_process";
+import type { Readable } from "node:stream";
 import { rgPath } from "@vscode/ripgrep";
 
 /** rg produced more output than the caller may parse: the stream was cut, so it is not parsed. */
@@ -25,8 +26,19 @@ export interface RgRun {
  * must not change what the model sees) and reads stdout as a stream of lines, so a caller can
  * stop at a cap and kill rg instead of waiting for, and holding, all of its output.
  */
-export function runRg(args: string[], cwd: string, maxBytes: number, signal?: AbortSignal): RgRun {
-  const child = spawn(rgPath, ["--no-config", ...args], { cwd, stdio: ["ignore", "pipe", "pipe"] });
+export function runRg(
+  args: string[],
+  cwd: string,
+  maxBytes: number,
+  signal?: AbortSignal,
+  /** Open files rg inherits as fds 3, 4, ... (it reads them as /dev/fd/3, ...). */
+  fds: readonly number[] = [],
+): RgRun {
+  // the extra fds widen spawn's stdio type; stdout and stderr are still pipes
+  const child = spawn(rgPath, ["--no-config", ...args], {
+    cwd,
+    stdio: ["ignore", "pipe", "pipe", ...fds],
+  }) as ChildProcessByStdio<null, Readable, Readable>;
   let stderr = "";
   child.stderr.setEncoding("utf8");
   child.stderr.on("data", (s: string) => {

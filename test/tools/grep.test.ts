@@ -1,8 +1,11 @@
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { grep, renderGrep } from "../../src/tools/grep.js";
+import { type GrepValue, grep, grepTool, renderGrep } from "../../src/tools/grep.js";
+import { parseShownPath, showPath } from "../../src/tools/raw-path.js";
 import { comparePaths, cutUtf8 } from "../../src/tools/search-order.js";
+import { progress } from "../../src/util/progress.js";
 import { tempDir, writeTree } from "../helpers/tmp.js";
 
 function project() {
@@ -129,5 +132,119 @@ describe("search helpers", () => {
   it("cutUtf8 never splits a character", () => {
     expect(cutUtf8("ab", 5)).toEqual({ text: "ab", cut: false });
     expect(cutUtf8("€€", 4).text).toBe("€ … [line cut: 6 bytes in full]");
+  });
+});
+
+describe("grep: file names that are not UTF-8", () => {
+  // Linux allows any bytes but "/" and NUL in a name; these three would all decode to "a\uFFFD.txt"
+  const names = [
+    Buffer.from([0x61, 0xff, 0x2e, 0x74, 0x78, 0x74]), // a\xFF.txt
+    Buffer.from([0x61, 0xfe, 0x2e, 0x74, 0x78, 0x74]), // a\xFE.txt
+    Buffer.concat([Buffer.from("sub/caf"), Buffer.from([0xe9]), Buffer.from(" \\ é.txt")]), // Latin-1 é
+  ];
+
+  function rawProject() {
+    const dir = tempDir("tp-grep-raw-");
+    mkdirSync(path.join(dir, "sub"));
+    names.forEach((name, i) => {
+      writeFileSync(Buffer.concat([Buffer.from(`${dir}/`), name]), `miss\nneedle ${i}\n`);
+    });
+    writeFileSync(path.join(dir, "plain.txt"), "needle plain\n");
+    return { cwd: dir, workspace: dir, config: {}, signal: new AbortController().signal };
+  }
+
+  it("finds the matches in each, with a lossless name and the raw bytes", async () => {
+    const ctx = rawProject();
+    const v = await grep({ pattern: "needle" }, ctx);
+    expect(v.matches.map((m) => [m.path, m.line, m.text])).toEqual([
+      ["a\\xFE.txt", 2, "needle 1"],
+      ["a\\xFF.txt", 2, "needle 0"],
+      ["plain.txt", 1, "needle plain"],
+      ["sub/caf\\xE9 \\\\ é.txt", 2, "needle 2"],
+    ]);
+    expect(v).toMatchObject({ totalMatches: 4, filesWithMatches: 4, capped: false });
+    // the bytes name the very file, and the shown form parses back to them
+    for (const m of v.matches.filter((x) => x.pathBytes !== undefined)) {
+      const bytes = Buffer.from(m.pathBytes!, "base64");
+      expect(parseShownPath(m.path).equals(bytes)).toBe(true);
+      const file = Buffer.concat([Buffer.from(`${ctx.cwd}/`), bytes]);
+      expect(readFileSync(file, "utf8")).toContain(m.text);
+    }
+    expect(v.matches.find((m) => m.path === "plain.txt")).not.toHaveProperty("pathBytes");
+    expect(renderGrep(v)).toContain(
+      "a\\xFF.txt  (name not UTF-8: each \\xHH is one raw byte, \\\\ a backslash)\n2: needle 0",
+    );
+  });
+
+  it("finds them under a path argument and at a cap too", async () => {
+    const ctx = rawProject();
+    const v = await grep({ pattern: "needle", path: "sub" }, ctx);
+    expect(v.matches.map((m) => m.path)).toEqual(["sub/caf\\xE9 \\\\ é.txt"]);
+    const capped = await grep({ pattern: "needle" }, { ...ctx, config: { "grep.maxMatches": 2 } });
+    expect(capped.matches.map((m) => m.path)).toEqual(["a\\xFE.txt", "a\\xFF.txt"]);
+    expect(capped).toMatchObject({ totalMatches: 4, capped: true });
+  });
+
+  it("showPath is reversible for any bytes, and leaves valid UTF-8 runs as text", () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 40 }), (arr) => {
+        const bytes = Buffer.from(arr);
+        expect(parseShownPath(showPath(bytes)).equals(bytes)).toBe(true);
+      }),
+      { numRuns: 500 },
+    );
+    expect(showPath(Buffer.from([0x61, 0xc3, 0xa9, 0xc3, 0x5c, 0xed, 0xa0, 0x80]))).toBe(
+      "aé\\xC3\\\\\\xED\\xA0\\x80",
+    );
+  });
+});
+
+describe("grep: progress", () => {
+  it("the progress callback is told the running counts of both passes, then done", async () => {
+    const { ctx } = project();
+    const calls: [number, number | undefined, string | undefined][] = [];
+    let done = 0;
+    const v = await grep({ pattern: "needle" }, ctx, {
+      progress: { update: (d, t, n) => calls.push([d, t, n]), note: () => {}, done: () => done++ },
+    });
+    const pass1 = calls.filter(([, total]) => total === undefined);
+    // one update per matching file, counts only growing, ending at the totals
+    expect(pass1).toHaveLength(v.filesWithMatches);
+    expect(pass1.map(([d]) => d)).toEqual([...pass1.map(([d]) => d)].sort((a, b) => a - b));
+    expect(pass1.at(-1)).toEqual([7, undefined, "matching lines in 6 files"]);
+    expect(calls.at(-1)).toEqual([7, 7, "matches read"]);
+    expect(done).toBe(1);
+    const capped = await grep(
+      { pattern: "needle" },
+      { ...ctx, config: { "grep.maxMatches": 3 } },
+      {
+        progress: { update: (d, t, n) => calls.push([d, t, n]), note: () => {}, done: () => done++ },
+      },
+    );
+    expect(calls.at(-1)).toEqual([capped.matches.length, 3, "matches read"]);
+  });
+
+  it("grepTool draws through the factory on a terminal, and writes nothing when not one", async () => {
+    const { ctx } = project();
+    for (const isTTY of [true, false]) {
+      const written: string[] = [];
+      const labels: string[] = [];
+      const tool = grepTool({
+        progress: (label) => {
+          labels.push(label);
+          return progress(label, { isTTY, write: (t: string) => written.push(t) });
+        },
+      });
+      const v = (await tool.host.execute({ pattern: "needle" }, ctx)) as GrepValue;
+      expect(v.totalMatches).toBe(7);
+      expect(labels).toEqual(["grep"]);
+      if (isTTY) {
+        expect(written[0]).toMatch(/^\r\x1b\[Kgrep \d+ matching lines? in 1 file$/);
+        expect(written).toContain("\r\x1b[Kgrep 7/7 matches read");
+        expect(written.at(-1)).toBe("\r\x1b[K");
+      } else {
+        expect(written).toEqual([]);
+      }
+    }
   });
 });

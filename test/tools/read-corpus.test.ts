@@ -117,6 +117,25 @@ describe("read: adversarial corpus", () => {
     expect(await read("bom.txt")).toMatchObject({ encoding: "utf-8-bom", lines: ["a", "b"] });
   });
 
+  it("a U+FEFF that starts a later line is text, kept (UTF-8, UTF-16LE, UTF-16BE)", async () => {
+    const body = "a\n\uFEFFb\r\n\uFEFF\n";
+    const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(body, "utf16le")]);
+    const be = Buffer.from(le).swap16();
+    const { read } = setup({ "u8.txt": body, "le.txt": le, "be.txt": be });
+    for (const name of ["u8.txt", "le.txt", "be.txt"]) {
+      expect(await read(name)).toMatchObject({ lines: ["a", "\uFEFFb", "\uFEFF"], crlfLines: [2] });
+    }
+  });
+
+  it("invalid UTF-8 bytes in a line become U+FFFD, as TextDecoder would make them", async () => {
+    const bad = Buffer.from([0x61, 0xf0, 0x9f, 0x62, 0xed, 0xa0, 0x80, 0xc0, 0xaf, 0x0a]);
+    // past the sniffed sample, which is valid: the file reads as UTF-8
+    const valid = Buffer.from("ok é\n".repeat(100_000));
+    const { read } = setup({ "bad.txt": Buffer.concat([valid, bad]) });
+    const v = await read("bad.txt", 100_001, 1);
+    expect(v).toMatchObject({ lines: [new TextDecoder().decode(bad.subarray(0, -1))] });
+  });
+
   it("Latin-1 text reads as Latin-1, not as binary", async () => {
     const { read } = setup({ "latin.txt": Buffer.from("café crème\nnaïve façade\n", "latin1") });
     expect(await read("latin.txt")).toMatchObject({

@@ -35,6 +35,18 @@ const DECODER_LABEL: Record<TextEncoding, string> = {
 };
 
 /**
+ * Text of buf[from, to). UTF-8 decodes straight from the buffer (the same U+FFFD replacement as
+ * TextDecoder, without a view object per line). ignoreBOM: a U+FEFF that starts a line in the
+ * middle of a file is text, and a decoder that strips it per call would lose it.
+ */
+function rangeDecoder(encoding: TextEncoding): (buf: Buffer, from: number, to: number) => string {
+  if (encoding === "utf-8" || encoding === "utf-8-bom")
+    return (buf, from, to) => buf.toString("utf8", from, to);
+  const decoder = new TextDecoder(DECODER_LABEL[encoding], { ignoreBOM: true });
+  return (buf, from, to) => decoder.decode(buf.subarray(from, to));
+}
+
+/**
  * Reads whole lines from `start`, streaming through a small block: a line longer than the cut
  * keeps only what will be shown and skips the rest, so a 5 MB minified line costs one pass of
  * `indexOf`, not 5 MB of string.
@@ -58,7 +70,7 @@ async function readPageInto(
   limits: PageLimits,
 ): Promise<Page> {
   const { bytes: unit, width } = newlineUnit(encoding);
-  const decoder = new TextDecoder(DECODER_LABEL[encoding]);
+  const decode = rangeDecoder(encoding);
   // enough bytes for lineMaxChars UTF-16 code units in any of the encodings, plus a CR
   const keepBudget = limits.lineMaxChars * 4 + 4;
   let blockStart = 0;
@@ -68,7 +80,12 @@ async function readPageInto(
   let pos = start;
   while (page.lines.length < limits.maxLines && pos < size) {
     const lineStart = pos;
-    const kept: Buffer[] = [];
+    // The common line lies in one block and is decoded from it by offsets (no view, no copy: a
+    // page of small objects per line grows V8's young generation, and with it peak RSS); a line
+    // that spans blocks keeps copies of its bytes before the block is refilled.
+    let keptFrom = 0;
+    let keptTo = 0;
+    let spanning: Buffer[] | undefined;
     let keptLen = 0;
     let lineBytes = 0;
     let endsWithCR = false;
@@ -88,11 +105,14 @@ async function readPageInto(
       const segLen = segEnd - off;
       if (keptLen < keepBudget && segLen > 0) {
         const take = Math.min(segLen, keepBudget - keptLen);
-        // a view, not a copy: the common line lies in one block and is decoded before the next read
-        kept.push(block.subarray(off, off + take));
+        if (nl !== -1 && spanning === undefined) {
+          keptFrom = off;
+          keptTo = off + take;
+        } else {
+          spanning ??= [];
+          spanning.push(Buffer.from(block.subarray(off, off + take)));
+        }
         keptLen += take;
-        // ...but a line that spans blocks must keep its bytes before the block is refilled
-        if (nl === -1) kept[kept.length - 1] = Buffer.from(kept[kept.length - 1]!);
       }
       if (segLen >= width) endsWithCR = isCR(block, segEnd - width, width, encoding);
       lineBytes += segLen;
@@ -105,9 +125,14 @@ async function readPageInto(
     }
     if (lineBytes === 0 && !terminated) break; // the file shrank under us
     const crlf = terminated && endsWithCR;
-    let text = decoder.decode(kept.length === 1 ? kept[0] : Buffer.concat(kept, keptLen));
     const whole = keptLen === lineBytes;
-    if (whole && crlf) text = text.slice(0, -1);
+    let text: string;
+    if (spanning === undefined) {
+      text = keptLen === 0 ? "" : decode(block, keptFrom, whole && crlf ? keptTo - width : keptTo);
+    } else {
+      const bytes = spanning.length === 1 ? spanning[0]! : Buffer.concat(spanning, keptLen);
+      text = decode(bytes, 0, whole && crlf ? keptLen - width : keptLen);
+    }
     const isCut = !whole || text.length > limits.lineMaxChars;
     if (isCut) text = cutText(text, limits.lineMaxChars) + cutMarker(lineBytes);
     const cost = Buffer.byteLength(text) + 1;
