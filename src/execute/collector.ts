@@ -1,5 +1,5 @@
 import type { OutputStream } from "../declare/types.js";
-import { countNewlines } from "./preview.js";
+import { countNewlinesIn } from "../util/count-newlines.js";
 import type { SpillWriter } from "./spill.js";
 
 export interface CollectorOptions {
@@ -82,7 +82,7 @@ export class OutputCollector implements OutputStream {
       this.options.onStop?.();
     }
     this.total += buf.length;
-    this.newlines += countNewlines(buf);
+    this.newlines += countNewlinesIn(buf);
     if (buf.length > 0) this.lastByte = buf[buf.length - 1]!;
 
     if (this.writer === undefined && !this.dropped) {

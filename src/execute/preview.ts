@@ -1,3 +1,5 @@
+import { countNewlinesIn } from "../util/count-newlines.js";
+
 /** Cuts every line longer than `max` characters; each cut line ends with a visible marker. */
 export function cutLines(text: string, max: number): { text: string; cut: number } {
   let cut = 0;
@@ -22,17 +24,6 @@ export function utf8Boundary(buf: Uint8Array, end: number): number {
   if (i >= buf.length) return buf.length;
   while (i > 0 && (buf[i]! & 0xc0) === 0x80) i -= 1;
   return i;
-}
-
-export function countNewlines(buf: Uint8Array): number {
-  let n = 0;
-  let i = -1;
-  const b = Buffer.isBuffer(buf) ? buf : Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
-  for (;;) {
-    i = b.indexOf(10, i + 1);
-    if (i === -1) return n;
-    n += 1;
-  }
 }
 
 export interface PreviewInput {
@@ -73,7 +64,7 @@ export function buildPreview(input: PreviewInput): Preview {
   const lastNl = headBuf.lastIndexOf(10);
   if (lastNl >= 0) headBuf = headBuf.subarray(0, lastNl + 1);
   else headBuf = headBuf.subarray(0, utf8Boundary(headBuf, headBuf.length));
-  const headNewlines = countNewlines(headBuf);
+  const headNewlines = countNewlinesIn(headBuf);
 
   let tailBuf = input.tail.subarray(Math.max(0, input.tail.length - half));
   const tailStartInOutput = input.totalBytes - tailBuf.length;
@@ -87,7 +78,7 @@ export function buildPreview(input: PreviewInput): Preview {
       tailBuf = tailBuf.subarray(start);
     }
   }
-  const tailNewlines = countNewlines(tailBuf);
+  const tailNewlines = countNewlinesIn(tailBuf);
   const tailLines = tailNewlines + (input.endsWithNewline ? 0 : 1);
   const hiddenBytes = Math.max(0, input.totalBytes - headBuf.length - tailBuf.length);
   return {

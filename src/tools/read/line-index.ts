@@ -1,6 +1,6 @@
 import type { FileHandle } from "node:fs/promises";
+import { type NewlineCounter, SCAN_BUFFER_BYTES, withNewlineCounter } from "../../util/count-newlines.js";
 import { withBlock } from "./blocks.js";
-import { type NewlineCounter, SCAN_BUFFER_BYTES, withNewlineCounter } from "./count-newlines.js";
 import type { TextEncoding } from "./sniff.js";
 
 /** Bytes per index chunk: finding a line reads at most one chunk past the lookup. */

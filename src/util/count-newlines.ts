@@ -100,3 +100,26 @@ export function countWithIndexOf(buf: Buffer, from: number, to: number): number 
 export function simdCounterAvailable(): boolean {
   return wasmModule() !== null;
 }
+
+/** Below this many bytes the indexOf loop is as fast as a copy into wasm memory and a SIMD scan. */
+const SMALL_BYTES = 4096;
+let shared: NewlineCounter | undefined;
+
+/**
+ * Newline (0x0A) bytes in any buffer. The SIMD counter reads only its own memory, so a large
+ * buffer is copied through one of its scan buffers (a memcpy runs at memory speed; the indexOf
+ * loop pays a call per line). Synchronous, so one shared counter serves every caller.
+ */
+export function countNewlinesIn(buf: Uint8Array): number {
+  const b = Buffer.isBuffer(buf) ? buf : Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
+  if (b.length < SMALL_BYTES) return countWithIndexOf(b, 0, b.length);
+  shared ??= newlineCounter();
+  const scratch = shared.buffers[0];
+  let n = 0;
+  for (let from = 0; from < b.length; from += SCAN_BUFFER_BYTES) {
+    const len = Math.min(SCAN_BUFFER_BYTES, b.length - from);
+    scratch.set(b.subarray(from, from + len), 0);
+    n += shared.count(scratch, 0, len);
+  }
+  return n;
+}
