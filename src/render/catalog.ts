@@ -1,4 +1,4 @@
-import { hash } from "node:crypto";
+import { createHash, hash } from "node:crypto";
 import type { ToolProjection } from "../declare/project.js";
 import { adapterFor } from "./adapters.js";
 import { CUT_MARKER, cutText, waterFill } from "./budget.js";
@@ -52,10 +52,11 @@ export interface RenderInput {
 }
 
 const PREFIX_TAG = Buffer.from("toolplane/prefix/v1\n");
+// digests are 32-character latin1 strings: one byte per character, no Buffer per digest
 const LINE_DIGEST = {
-  skills: hash("sha256", SKILLS_HEADER, "buffer"),
-  deferred: hash("sha256", DEFERRED_HEADER, "buffer"),
-  blank: hash("sha256", "", "buffer"),
+  skills: hash("sha256", SKILLS_HEADER, "binary"),
+  deferred: hash("sha256", DEFERRED_HEADER, "binary"),
+  blank: hash("sha256", "", "binary"),
 };
 let sharedMemo: RenderMemo | undefined;
 
@@ -86,15 +87,22 @@ interface State {
   cap: number;
   skillCuts: BudgetCut[];
   maxChars: number;
+  /** Each kept tool's description length under descriptionMaxChars; updated in place. */
   lengths: number[];
   fixedChars: number;
+  /** Water-filling's total at fitCap and at fitCap + 1, kept up to date entry by entry. */
+  totalAtCap: number;
+  totalPastCap: number;
+  /** The resident tools' wire forms: the catalog's own array, never changed once returned. */
   wires: unknown[];
+  /** Private to the state, like lengths and cuts: an incremental render updates them in place. */
   digests: Buffer;
   cuts: Array<BudgetCut | undefined>;
+  /** Read lazily by the catalog's report, so copied on change. */
   notes: Array<ConvertedNotes | undefined>;
   renamed: Array<string | undefined>;
   chars: number;
-  systemDigest: Buffer;
+  systemDigest: string;
   /** The native deferral part after the resident tools: reused as is while its input is the same. */
   tail: Tail;
   catalog: Catalog;
@@ -145,7 +153,7 @@ function renderFull(input: RenderInput): { catalog: Catalog; state: State | unde
     usedNames.add(name);
     const one = renderOne(memo, adapter, tool, name, cap);
     tools[i] = one.wire;
-    one.digest.copy(digestBuf, 32 * i);
+    digestBuf.write(one.digest, 32 * i, 32, "latin1");
     cuts[i] = one.cut;
     notes[i] = one.notes;
     renamedAt[i] = name !== tool.name ? name : undefined;
@@ -156,35 +164,35 @@ function renderFull(input: RenderInput): { catalog: Catalog; state: State | unde
   // the system text, with a digest per line so an unchanged skill is not hashed again
   const skillCuts: BudgetCut[] = [];
   const lines: string[] = [];
-  const lineDigests: Buffer[] = [];
+  let lineDigests = "";
   const skillTexts: string[] = [];
   if (kept.skills.length > 0) {
     lines.push(SKILLS_HEADER);
-    lineDigests.push(LINE_DIGEST.skills);
+    lineDigests += LINE_DIGEST.skills;
     for (const skill of kept.skills) {
       const d = skill.description;
       const text = d.length > cap ? cutText(d, cap) : d;
       if (text.length < d.length) skillCuts.push({ name: skill.name, original: d.length, kept: text.length });
       const line = memo.skillLine(skill, text);
       lines.push(line.text);
-      lineDigests.push(line.digest);
+      lineDigests += line.digest;
       skillTexts.push(text);
     }
   }
   if (kept.deferred.length > 0) {
     if (lines.length > 0) {
       lines.push("");
-      lineDigests.push(LINE_DIGEST.blank);
+      lineDigests += LINE_DIGEST.blank;
     }
     const names = kept.deferred.join(", ");
     lines.push(DEFERRED_HEADER, names);
-    lineDigests.push(LINE_DIGEST.deferred, hash("sha256", names, "buffer"));
+    lineDigests += LINE_DIGEST.deferred + hash("sha256", names, "binary");
   }
   const system = lines.join("\n");
   chars += system.length;
-  const systemDigest = hash("sha256", Buffer.concat(lineDigests), "buffer");
+  const systemDigest = hash("sha256", Buffer.from(lineDigests, "latin1"), "binary");
   const prefixHash = prefixHashOf(digestBuf, systemDigest);
-  const cut = [...cuts.filter((c): c is BudgetCut => c !== undefined), ...skillCuts, ...tail.cuts];
+  const cut = cutList(cuts, skillCuts, tail.cuts);
   const renamed = [...renamedList(kept.tools, renamedAt), ...tail.renamed];
 
   const omitted = [
@@ -223,36 +231,40 @@ function renderFull(input: RenderInput): { catalog: Catalog; state: State | unde
   if (input.native?.headers && Object.keys(input.native.headers).length > 0)
     catalog.headers = { ...input.native.headers };
   // an incremental re-render is offered only for the common case: a character budget, no skill cut
-  const state: State | undefined =
-    tokenLimit === undefined
-      ? {
-          input: frozenInput(input),
-          all,
-          fitCap: fit.cap,
-          cap,
-          skillCuts,
-          maxChars,
-          lengths: kept.tools.map((t) => Math.min(t.description.length, maxChars)),
-          fixedChars:
-            frameChars(kept.skills, kept.deferred) + kept.tools.reduce((sum, t) => sum + t.name.length, 0),
-          wires: tools,
-          digests: digestBuf,
-          cuts,
-          notes,
-          renamed: renamedAt,
-          chars,
-          systemDigest,
-          tail,
-          catalog,
-        }
-      : undefined;
+  let state: State | undefined;
+  if (tokenLimit === undefined) {
+    const lengths = kept.tools.map((t) => Math.min(t.description.length, maxChars));
+    const skillLengths = kept.skills.map((s) => Math.min(s.description.length, maxChars));
+    state = {
+      input: frozenInput(input),
+      all,
+      fitCap: fit.cap,
+      cap,
+      skillCuts,
+      maxChars,
+      lengths,
+      fixedChars:
+        frameChars(kept.skills, kept.deferred) + kept.tools.reduce((sum, t) => sum + t.name.length, 0),
+      totalAtCap: capped(lengths, fit.cap) + capped(skillLengths, fit.cap),
+      totalPastCap: capped(lengths, fit.cap + 1) + capped(skillLengths, fit.cap + 1),
+      wires: tools,
+      digests: digestBuf,
+      cuts,
+      notes,
+      renamed: renamedAt,
+      chars,
+      systemDigest,
+      tail,
+      catalog,
+    };
+  }
   return { catalog, state };
 }
 
 interface One {
   memo: WireMemo;
   wire: unknown;
-  digest: Buffer;
+  digest: string;
   keptLength: number;
   cut: BudgetCut | undefined;
   notes: ConvertedNotes | undefined;
@@ -268,10 +280,8 @@ function renderOne(
   const entry = memo.entry(tool);
   const description =
     tool.description.length > cap ? memo.cut(entry, tool.description, cap) : tool.description;
-  const pm = memo.provider(entry, adapter.name, () => adapter.convert(tool.parameters));
-  const w = memo.wire(pm, name, description.length, () =>
-    adapter.wire({ name, description, converted: pm.converted }),
-  );
+  const schema = memo.schema(entry, adapter, tool.parameters);
+  const w = memo.wire(entry, adapter, schema, name, description);
   return {
     memo: w,
     wire: w.wire,
@@ -281,7 +291,7 @@ function renderOne(
       description.length < tool.description.length
         ? { name: tool.name, original: tool.description.length, kept: description.length }
         : undefined,
-    notes: pm.converted.notes.length > 0 ? pm.converted.notes : undefined,
+    notes: schema.converted.notes.length > 0 ? schema.converted.notes : undefined,
   };
 }
 
@@ -327,8 +337,12 @@ function conversionsOf(
 }
 
 /** sha256 over a tag, each tool's wire digest in order, then the system text's digest. */
-function prefixHashOf(toolDigests: Buffer, systemDigest: Buffer): string {
-  return hash("sha256", Buffer.concat([PREFIX_TAG, toolDigests, systemDigest]), "hex");
+function prefixHashOf(toolDigests: Buffer, systemDigest: string): string {
+  return createHash("sha256")
+    .update(PREFIX_TAG)
+    .update(toolDigests)
+    .update(systemDigest, "latin1")
+    .digest("hex");
 }
 
 function renamedList(tools: readonly ToolProjection[], at: ReadonlyArray<string | undefined>) {
@@ -385,50 +399,53 @@ function incremental(prev: State, input: RenderInput): State | undefined {
   )
     return undefined;
   const changed: number[] = [];
-  for (let i = 0; i < input.tools.length; i++) {
-    if (input.tools[i] !== p.tools[i]) {
-      if (input.tools[i]!.name !== p.tools[i]!.name || changed.length >= MAX_CHANGED) return undefined;
+  const now = input.tools;
+  const was = p.tools;
+  for (let i = 0, n = now.length; i < n; i++) {
+    if (now[i] !== was[i]) {
+      if (now[i]!.name !== was[i]!.name || changed.length >= MAX_CHANGED) return undefined;
       changed.push(i);
     }
   }
   const limit = input.budget?.chars ?? input.budgetChars ?? 8000;
-  const lengths = prev.lengths.slice();
-  for (const i of changed) lengths[i] = Math.min(input.tools[i]!.description.length, prev.maxChars);
   // the cap must not move, or every cut description would change: water-filling would pick the
-  // same cap exactly when it still fits and one more character does not
-  const total = (c: number) => {
-    let sum = 0;
-    for (const l of lengths) sum += l < c ? l : c;
-    for (const s of prev.all.skills) {
-      const l = Math.min(s.description.length, prev.maxChars);
-      sum += l < c ? l : c;
-    }
-    return sum;
-  };
+  // same cap exactly when it still fits and one more character does not. Its totals move by the
+  // changed entries only, so this check costs O(changed), not O(tools).
+  const c = prev.fitCap;
+  const lengths = changed.map((i) => Math.min(input.tools[i]!.description.length, prev.maxChars));
+  let totalAtCap = prev.totalAtCap;
+  let totalPastCap = prev.totalPastCap;
+  changed.forEach((i, k) => {
+    const was = prev.lengths[i]!;
+    const now = lengths[k]!;
+    totalAtCap += Math.min(now, c) - Math.min(was, c);
+    totalPastCap += Math.min(now, c + 1) - Math.min(was, c + 1);
+  });
   const available = limit - prev.fixedChars;
-  if (total(prev.fitCap) > available) return undefined;
-  if (prev.fitCap !== Number.POSITIVE_INFINITY && total(prev.fitCap + 1) <= available) return undefined;
+  if (totalAtCap > available) return undefined;
+  if (c !== Number.POSITIVE_INFINITY && totalPastCap <= available) return undefined;
 
   const adapter = adapterFor(input.provider);
   const memo = input.memo!;
+  // render every changed tool before touching the state, so a throw leaves it as it was
+  const rendered = changed.map((i) =>
+    renderOne(memo, adapter, input.tools[i]!, prev.renamed[i] ?? p.tools[i]!.name, prev.cap),
+  );
   const wires = prev.wires.slice();
-  const digests = Buffer.from(prev.digests);
-  const cuts = prev.cuts.slice();
   const notes = prev.notes.slice();
   let chars = prev.chars;
-  for (const i of changed) {
-    const tool = input.tools[i]!;
-    const name = prev.renamed[i] ?? tool.name;
-    const before = prev.cuts[i]?.kept ?? p.tools[i]!.description.length;
-    const one = renderOne(memo, adapter, tool, name, prev.cap);
+  changed.forEach((i, k) => {
+    const one = rendered[k]!;
+    chars += one.keptLength - (prev.cuts[i]?.kept ?? p.tools[i]!.description.length);
     wires[i] = one.wire;
-    one.digest.copy(digests, 32 * i);
-    cuts[i] = one.cut;
     notes[i] = one.notes;
-    chars += one.keptLength - before;
-  }
+    prev.digests.write(one.digest, 32 * i, 32, "latin1");
+    prev.cuts[i] = one.cut;
+    prev.lengths[i] = lengths[k]!;
+    (p.tools as ToolProjection[])[i] = input.tools[i]!;
+  });
   const old = prev.catalog;
-  const cut = [...cuts.filter((c): c is BudgetCut => c !== undefined), ...prev.skillCuts, ...prev.tail.cuts];
+  const cut = cutList(prev.cuts, prev.skillCuts, prev.tail.cuts);
   const catalog: Catalog = {
     ...old,
     tools: prev.tail.wires.length > 0 ? wires.concat(prev.tail.wires) : wires,
@@ -438,11 +455,40 @@ function incremental(prev: State, input: RenderInput): State | undefined {
       chars: { limit, used: chars },
       truncated: cut.length > 0 || old.report.omitted.length > 0,
     },
-    prefixHash: prefixHashOf(digests, prev.systemDigest),
+    prefixHash: prefixHashOf(prev.digests, prev.systemDigest),
     attachments: [...(input.attachments ?? [])],
-    report: { ...old.report, conversions: conversionsOf(input.tools, notes, prev.tail), cut },
+    report: { ...old.report, conversions: conversionsOf(p.tools, notes, prev.tail), cut },
   };
-  return { ...prev, input: frozenInput(input), lengths, wires, digests, cuts, notes, chars, catalog };
+  // the lists compared equal, so the state keeps its own copies of them; only the tools moved
+  const next: RenderInput = {
+    ...input,
+    tools: p.tools,
+    skills: p.skills,
+    deferred: p.deferred,
+    attachments: p.attachments,
+    native: p.native,
+  };
+  return { ...prev, input: next, totalAtCap, totalPastCap, wires, notes, chars, catalog };
+}
+
+/** The report's cut list: the tools' cuts in order, then the skills', then the native tail's. */
+function cutList(
+  tools: ReadonlyArray<BudgetCut | undefined>,
+  skills: readonly BudgetCut[],
+  tail: readonly BudgetCut[],
+): BudgetCut[] {
+  const out: BudgetCut[] = [];
+  for (const c of tools) if (c !== undefined) out.push(c);
+  for (const c of skills) out.push(c);
+  for (const c of tail) out.push(c);
+  return out;
+}
+
+/** Water-filling's total for cap `c`: each length, or `c` when longer. */
+function capped(lengths: readonly number[], c: number): number {
+  let sum = 0;
+  for (const l of lengths) sum += l < c ? l : c;
+  return sum;
 }
 
 /** The input with its lists copied: a caller that edits its arrays in place cannot fool the diff. */

@@ -1,25 +1,38 @@
 import { hash } from "node:crypto";
-import { LRUCache } from "lru-cache";
 import type { ToolProjection } from "../declare/project.js";
 import { cutText } from "./budget.js";
 import type { ConvertedSchema } from "./schema/types.js";
-import type { CatalogSkill, ProviderName } from "./types.js";
+import type { CatalogSkill, ProviderAdapter, ProviderName } from "./types.js";
 
 export interface WireMemo {
+  readonly provider: ProviderName;
+  readonly name: string;
+  /** Length of the description this wire form carries. */
+  readonly kept: number;
   /** The provider's wire form; deep-frozen, so sharing it between catalogs is safe. */
   readonly wire: unknown;
-  /** sha256 of its JSON: its part of the prefixHash. */
-  readonly digest: Buffer;
+  /** sha256 of its JSON as a 32-character latin1 string: its part of the prefixHash. */
+  readonly digest: string;
 }
 
-export interface ProviderMemo {
+/** One conversion of the parameters, shared by the providers that convert the same way. */
+export interface SchemaMemo {
+  readonly convert: ProviderAdapter["convert"];
   readonly converted: ConvertedSchema;
-  /** By wire name and kept description length: a cut changes only the description. */
-  readonly wires: Map<string, Map<number, WireMemo>>;
+  /** JSON of the converted schema (undefined when the provider leaves it out). */
+  readonly json: string | undefined;
+  /** A deep-frozen copy parsed from `json`, shared by every wire form of this entry. */
+  frozen?: unknown;
 }
 
 export interface EntryMemo {
-  readonly providers: Map<ProviderName, ProviderMemo>;
+  /** JSON of the tool's parameters when first seen (part of the content key). */
+  readonly paramsJson: string;
+  /** A deep-frozen copy of the parameters, made when a provider sends them unchanged. */
+  frozenParams?: unknown;
+  readonly schemas: SchemaMemo[];
+  /** Wire forms by provider, wire name and kept description length; a few per entry. */
+  readonly wires: WireMemo[];
   /** The last cut of the description: the same cap gives the same text. */
   cut?: { cap: number; text: string };
 }
@@ -28,65 +41,114 @@ interface LineMemo {
   name: string;
   description: string;
   text: string;
-  digest: Buffer;
+  /** sha256 of the line as a 32-character latin1 string. */
+  digest: string;
 }
 
+/** Wire forms kept per entry: a few names and caps are worth keeping; more means the budget keeps moving. */
+const MAX_WIRES = 16;
+/** Stands in for the schema while the rest of the wire form is serialised (see `wire`). */
+const SCHEMA_SLOT = "\u0000toolplane:schema\u0000";
+const SCHEMA_SLOT_JSON = JSON.stringify(SCHEMA_SLOT);
+
 /**
- * Per-entry memoisation for rendering, keyed by a content hash of the tool (name, description,
- * parameters). The same object is found by identity without hashing again; a new object with the
- * same content (a provider that rebuilt its list) is found by the hash. Re-rendering after one
- * entry changes therefore converts, serialises and hashes only that entry.
+ * Per-entry memoisation for rendering, keyed by the tool's content (name, description and the
+ * JSON of its parameters). The same object is found by identity without serialising again; a new
+ * object with the same content (a provider that rebuilt its list) is found by the key. Re-rendering
+ * after one entry changes therefore converts, serialises and hashes only that entry. Projections
+ * are read when first seen: one changed in place afterwards is not noticed (give a new object).
  */
 export class RenderMemo {
   private readonly byObject = new WeakMap<ToolProjection, EntryMemo>();
-  private readonly byHash: LRUCache<string, EntryMemo>;
+  // A Map in insertion order is the LRU here (a hit moves to the end): lru-cache's bookkeeping
+  // measured about 1 µs per call, which is 20 ms of a cold 10,000-tool render.
+  private readonly byContent = new Map<string, EntryMemo>();
+  private readonly maxEntries: number;
   private readonly skillLines = new WeakMap<CatalogSkill, LineMemo>();
   private readonly deferred = new WeakMap<WireMemo, unknown>();
 
   constructor(maxEntries = 50_000) {
-    this.byHash = new LRUCache({ max: maxEntries });
+    this.maxEntries = maxEntries;
   }
 
   entry(tool: ToolProjection): EntryMemo {
     let entry = this.byObject.get(tool);
     if (entry) return entry;
-    const key = hash("sha256", JSON.stringify([tool.name, tool.description, tool.parameters]), "base64");
-    entry = this.byHash.get(key);
-    if (!entry) {
-      entry = { providers: new Map() };
-      this.byHash.set(key, entry);
+    const paramsJson = JSON.stringify(tool.parameters);
+    // the key is the content itself (each part's JSON, self-delimiting): no hash, no collision
+    const key = `${JSON.stringify(tool.name)}${JSON.stringify(tool.description)}${paramsJson}`;
+    entry = this.byContent.get(key);
+    if (entry) {
+      this.byContent.delete(key);
+    } else {
+      entry = { paramsJson, schemas: [], wires: [] };
+      if (this.byContent.size >= this.maxEntries) {
+        this.byContent.delete(this.byContent.keys().next().value as string);
+      }
     }
+    this.byContent.set(key, entry);
     this.byObject.set(tool, entry);
     return entry;
   }
 
-  /** The converted schema for a tool, converting once per content and provider. */
-  provider(entry: EntryMemo, provider: ProviderName, convert: () => ConvertedSchema): ProviderMemo {
-    let memo = entry.providers.get(provider);
-    if (!memo) {
-      memo = { converted: convert(), wires: new Map() };
-      entry.providers.set(provider, memo);
-    }
+  /** The converted schema for a tool, converting once per content and conversion. */
+  schema(entry: EntryMemo, adapter: ProviderAdapter, parameters: ToolProjection["parameters"]): SchemaMemo {
+    for (const s of entry.schemas) if (s.convert === adapter.convert) return s;
+    const converted = adapter.convert(parameters);
+    const json =
+      converted.schema === undefined
+        ? undefined
+        : converted.schema === parameters
+          ? entry.paramsJson
+          : JSON.stringify(converted.schema);
+    const memo: SchemaMemo = { convert: adapter.convert, converted, json };
+    entry.schemas.push(memo);
     return memo;
   }
 
-  /** The wire form for one name and kept description length, built, serialised and hashed once. */
-  wire(memo: ProviderMemo, wireName: string, keptLength: number, build: () => unknown): WireMemo {
-    let byLength = memo.wires.get(wireName);
-    if (!byLength) {
-      byLength = new Map();
-      memo.wires.set(wireName, byLength);
+  /**
+   * The wire form for one provider, name and kept description, built, serialised and hashed once.
+   * The schema is serialised and copied once per entry and spliced into each wire form, so a cut
+   * description or another name costs only the small outer object.
+   */
+  wire(
+    entry: EntryMemo,
+    adapter: ProviderAdapter,
+    schema: SchemaMemo,
+    name: string,
+    description: string,
+  ): WireMemo {
+    const provider = adapter.name;
+    const kept = description.length;
+    for (const w of entry.wires) if (w.kept === kept && w.provider === provider && w.name === name) return w;
+    let json: string | undefined;
+    let wire: unknown;
+    if (schema.json !== undefined) {
+      const frame = JSON.stringify(
+        adapter.wire({ name, description, converted: withSchema(schema.converted, SCHEMA_SLOT) }),
+      );
+      const at = frame.indexOf(SCHEMA_SLOT_JSON);
+      // the slot's text appears once unless a name or description holds it too; then serialise whole
+      if (at >= 0 && frame.indexOf(SCHEMA_SLOT_JSON, at + 1) < 0) {
+        json = `${frame.slice(0, at)}${schema.json}${frame.slice(at + SCHEMA_SLOT_JSON.length)}`;
+        wire = deepFreeze(
+          adapter.wire({
+            name,
+            description,
+            converted: withSchema(schema.converted, frozenSchema(entry, schema)),
+          }),
+        );
+      }
     }
-    let hit = byLength.get(keptLength);
-    if (!hit) {
-      // a few caps per entry are worth keeping; more means the budget keeps moving
-      if (byLength.size >= 8) byLength.clear();
+    if (json === undefined) {
+      json = JSON.stringify(adapter.wire({ name, description, converted: schema.converted }));
       // re-parsed from its JSON: the wire form shares nothing with the tool's own schema
-      const json = JSON.stringify(build());
-      hit = { wire: deepFreeze(JSON.parse(json)), digest: hash("sha256", json, "buffer") };
-      byLength.set(keptLength, hit);
+      wire = freezeFresh(JSON.parse(json));
     }
-    return hit;
+    const memo: WireMemo = { provider, name, kept, wire, digest: hash("sha256", json, "binary") };
+    if (entry.wires.length >= MAX_WIRES) entry.wires.shift();
+    entry.wires.push(memo);
+    return memo;
   }
 
   /**
@@ -115,10 +177,24 @@ export class RenderMemo {
     const hit = this.skillLines.get(skill);
     if (hit && hit.name === skill.name && hit.description === description) return hit;
     const text = `- ${skill.name}: ${description}`;
-    const line = { name: skill.name, description, text, digest: hash("sha256", text, "buffer") };
+    const line = { name: skill.name, description, text, digest: hash("sha256", text, "binary") };
     this.skillLines.set(skill, line);
     return line;
   }
+}
+
+function withSchema(converted: ConvertedSchema, schema: unknown): ConvertedSchema {
+  return { ...converted, schema: schema as ConvertedSchema["schema"] };
+}
+
+/** The schema's frozen copy: the parameters' own copy when the provider sends them unchanged. */
+function frozenSchema(entry: EntryMemo, schema: SchemaMemo): unknown {
+  if (schema.json === entry.paramsJson) {
+    entry.frozenParams ??= freezeFresh(JSON.parse(entry.paramsJson));
+    return entry.frozenParams;
+  }
+  schema.frozen ??= freezeFresh(JSON.parse(schema.json!));
+  return schema.frozen;
 }
 
 /** Frozen all the way down; returns the same value. */
@@ -126,6 +202,16 @@ export function deepFreeze<T>(value: T): T {
   if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
     Object.freeze(value);
     for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
+/** deepFreeze for a value just parsed from JSON: nothing in it is frozen or shared yet. */
+function freezeFresh<T>(value: T): T {
+  if (typeof value === "object" && value !== null) {
+    if (Array.isArray(value)) for (const v of value) freezeFresh(v);
+    else for (const k in value) freezeFresh((value as Record<string, unknown>)[k]);
+    Object.freeze(value);
   }
   return value;
 }

@@ -9,6 +9,9 @@ import { type ConvertedSchema, isNode, type Node, type SchemaNote } from "./type
  */
 export function toAnthropic(schema: JsonSchema): ConvertedSchema {
   const notes: SchemaNote[] = [];
+  // without $schema the schema is kept as it is (objectRoot copies before any change), so the
+  // renderer can reuse the JSON it already made of the parameters
+  if (!Object.hasOwn(schema, "$schema")) return { schema: objectRoot(schema, notes), notes };
   const { $schema, ...rest } = schema;
   if ($schema !== undefined) notes.push({ path: "/$schema", change: "removed $schema" });
   return { schema: objectRoot(rest, notes), notes };

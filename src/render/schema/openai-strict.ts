@@ -121,7 +121,7 @@ function convertRoot(root: Node, ctx: Ctx): Node {
 function convert(input: unknown, path: string, ctx: Ctx): Node {
   // folding allOf inlines references, so a self-referencing allOf would never end
   if (path.length > 4000 || ++ctx.steps > 100_000) throw new NotStrict(path, "the schema nests without end");
-  if (input === true || (isNode(input) && Object.keys(input).length === 0))
+  if (input === true || (isNode(input) && isEmpty(input)))
     throw new NotStrict(path, "a value of any type cannot be expressed");
   if (!isNode(input)) throw new NotStrict(path, "a boolean schema cannot be expressed");
   let node: Node = { ...input };
@@ -151,7 +151,8 @@ function convert(input: unknown, path: string, ctx: Ctx): Node {
   const out: Node = {};
   const moved: Array<[string, unknown]> = [];
   const types = typeList(node.type);
-  for (const [key, value] of Object.entries(node)) {
+  for (const key in node) {
+    const value = node[key];
     if (key === "format" && !(typeof value === "string" && OPENAI_STRICT_FORMATS.has(value))) {
       moved.push([key, value]);
     } else if (!KEPT.has(key)) moved.push([key, value]);
@@ -193,12 +194,12 @@ function convertObject(node: Node, out: Node, path: string, ctx: Ctx): void {
   } else if (extra === undefined) {
     ctx.notes.push({ path, change: "added additionalProperties: false" });
   }
-  const required = new Set(Array.isArray(node.required) ? (node.required as string[]) : []);
+  const required: unknown[] = Array.isArray(node.required) ? node.required : [];
   const converted: Node = {};
   for (const name of names) {
     ctx.properties++;
     let schema = convert(props[name], child(path, "properties", name), ctx);
-    if (!required.has(name)) {
+    if (!required.includes(name)) {
       schema = nullable(schema);
       ctx.notes.push({
         path: child(path, "properties", name),
@@ -290,19 +291,48 @@ function enumType(values: unknown[]): string | undefined {
 }
 
 function checkLimits(root: Node): void {
-  const walk = (node: unknown, depth: number, path: string) => {
+  // the keys down to the node, joined into a path only when a limit is broken
+  const keys: Array<string | number> = [];
+  const walk = (node: unknown, depth: number) => {
     if (!isNode(node)) return;
     if (depth > OPENAI_STRICT_LIMITS.depth)
-      throw new NotStrict(path, `nesting deeper than ${OPENAI_STRICT_LIMITS.depth} levels`);
+      throw new NotStrict(child("", ...keys), `nesting deeper than ${OPENAI_STRICT_LIMITS.depth} levels`);
     if (Array.isArray(node.enum) && node.enum.length > OPENAI_STRICT_LIMITS.enumValues)
-      throw new NotStrict(path, `an enum of more than ${OPENAI_STRICT_LIMITS.enumValues} values`);
-    if (isNode(node.properties))
-      for (const [k, v] of Object.entries(node.properties)) walk(v, depth + 1, child(path, "properties", k));
-    if (node.items !== undefined) walk(node.items, depth + 1, child(path, "items"));
-    if (Array.isArray(node.anyOf))
-      for (const [i, b] of node.anyOf.entries()) walk(b, depth, child(path, "anyOf", i));
-    if (isNode(node.$defs))
-      for (const [k, v] of Object.entries(node.$defs)) walk(v, 1, child(path, "$defs", k));
+      throw new NotStrict(
+        child("", ...keys),
+        `an enum of more than ${OPENAI_STRICT_LIMITS.enumValues} values`,
+      );
+    if (isNode(node.properties)) {
+      for (const k in node.properties) {
+        keys.push("properties", k);
+        walk(node.properties[k], depth + 1);
+        keys.length -= 2;
+      }
+    }
+    if (node.items !== undefined) {
+      keys.push("items");
+      walk(node.items, depth + 1);
+      keys.length -= 1;
+    }
+    if (Array.isArray(node.anyOf)) {
+      for (let i = 0; i < node.anyOf.length; i++) {
+        keys.push("anyOf", i);
+        walk(node.anyOf[i], depth);
+        keys.length -= 2;
+      }
+    }
+    if (isNode(node.$defs)) {
+      for (const k in node.$defs) {
+        keys.push("$defs", k);
+        walk(node.$defs[k], 1);
+        keys.length -= 2;
+      }
+    }
   };
-  walk(root, 1, "");
+  walk(root, 1);
+}
+
+function isEmpty(node: Node): boolean {
+  for (const key in node) if (Object.hasOwn(node, key)) return false;
+  return true;
 }
