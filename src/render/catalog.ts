@@ -2,7 +2,7 @@ import { createHash, hash } from "node:crypto";
 import type { ToolProjection } from "../declare/project.js";
 import { adapterFor } from "./adapters.js";
 import { CUT_MARKER, cutText, waterFill } from "./budget.js";
-import { deepFreeze, RenderMemo, type WireMemo } from "./memo.js";
+import { deepFreeze, RenderMemo, type SchemaMemo, type WireMemo } from "./memo.js";
 import { wireName } from "./schema/names.js";
 import { DEFERRED_HEADER, SKILLS_HEADER } from "./system.js";
 import { countTokens } from "./tokens.js";
@@ -291,7 +291,7 @@ function renderOne(
       description.length < tool.description.length
         ? { name: tool.name, original: tool.description.length, kept: description.length }
         : undefined,
-    notes: schema.converted.notes.length > 0 ? schema.converted.notes : undefined,
+    notes: schema,
   };
 }
 
@@ -527,7 +527,8 @@ function sameList<T>(a: readonly T[] | undefined, b: readonly T[] | undefined): 
   return true;
 }
 
-type ConvertedNotes = ReadonlyArray<{ path: string; change: string }>;
+/** A tool's conversion notes, made when the list is first read. */
+type ConvertedNotes = Pick<SchemaMemo, "notes">;
 
 /**
  * The conversion list is long (a few notes per tool) and most callers never read it, so it is
@@ -540,7 +541,7 @@ function lazyConversions(
   let built: SchemaConversion[] | undefined;
   const build = () => {
     built ??= notes.flatMap((list, i) =>
-      (list ?? []).map((n) => ({ tool: tools[i]!.name, path: n.path, change: n.change })),
+      (list?.notes() ?? []).map((n) => ({ tool: tools[i]!.name, path: n.path, change: n.change })),
     );
     return built;
   };

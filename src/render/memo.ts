@@ -1,7 +1,8 @@
 import { hash } from "node:crypto";
 import type { ToolProjection } from "../declare/project.js";
+import type { JsonSchema } from "../declare/types.js";
 import { cutText } from "./budget.js";
-import type { ConvertedSchema } from "./schema/types.js";
+import type { ConvertedSchema, SchemaNote } from "./schema/types.js";
 import type { CatalogSkill, ProviderAdapter, ProviderName } from "./types.js";
 
 export interface WireMemo {
@@ -15,14 +16,31 @@ export interface WireMemo {
   readonly digest: string;
 }
 
-/** One conversion of the parameters, shared by the providers that convert the same way. */
-export interface SchemaMemo {
-  readonly convert: ProviderAdapter["convert"];
-  readonly converted: ConvertedSchema;
-  /** JSON of the converted schema (undefined when the provider leaves it out). */
-  readonly json: string | undefined;
+/**
+ * One conversion of the parameters, shared by the providers that convert the same way. It keeps
+ * the converted schema's JSON and frozen copy, not the converted tree, which dies young: a cold
+ * render's surviving heap (and so the GC's copying) stays small. The conversion runs without
+ * notes (building ~5 paths and notes per tool was a third of its cost); they are made by
+ * converting the same parameters again when a report's conversion list is first read.
+ */
+export class SchemaMemo {
+  private made: readonly SchemaNote[] | undefined;
   /** A deep-frozen copy parsed from `json`, shared by every wire form of this entry. */
   frozen?: unknown;
+
+  constructor(
+    readonly convert: ProviderAdapter["convert"],
+    /** The parameters converted: the notes are made from them again. */
+    private readonly source: JsonSchema,
+    /** JSON of the converted schema (undefined when the provider leaves it out). */
+    readonly json: string | undefined,
+    readonly strict: boolean | undefined,
+  ) {}
+
+  notes(): readonly SchemaNote[] {
+    this.made ??= this.convert(this.source).notes;
+    return this.made;
+  }
 }
 
 export interface EntryMemo {
@@ -94,14 +112,14 @@ export class RenderMemo {
   /** The converted schema for a tool, converting once per content and conversion. */
   schema(entry: EntryMemo, adapter: ProviderAdapter, parameters: ToolProjection["parameters"]): SchemaMemo {
     for (const s of entry.schemas) if (s.convert === adapter.convert) return s;
-    const converted = adapter.convert(parameters);
+    const converted = adapter.convert(parameters, { notes: false });
     const json =
       converted.schema === undefined
         ? undefined
         : converted.schema === parameters
           ? entry.paramsJson
           : JSON.stringify(converted.schema);
-    const memo: SchemaMemo = { convert: adapter.convert, converted, json };
+    const memo = new SchemaMemo(adapter.convert, parameters, json, converted.strict);
     entry.schemas.push(memo);
     return memo;
   }
@@ -125,7 +143,7 @@ export class RenderMemo {
     let wire: unknown;
     if (schema.json !== undefined) {
       const frame = JSON.stringify(
-        adapter.wire({ name, description, converted: withSchema(schema.converted, SCHEMA_SLOT) }),
+        adapter.wire({ name, description, converted: withSchema(schema, SCHEMA_SLOT) }),
       );
       const at = frame.indexOf(SCHEMA_SLOT_JSON);
       // the slot's text appears once unless a name or description holds it too; then serialise whole
@@ -135,13 +153,14 @@ export class RenderMemo {
           adapter.wire({
             name,
             description,
-            converted: withSchema(schema.converted, frozenSchema(entry, schema)),
+            converted: withSchema(schema, frozenSchema(entry, schema)),
           }),
         );
       }
     }
     if (json === undefined) {
-      json = JSON.stringify(adapter.wire({ name, description, converted: schema.converted }));
+      const full = schema.json === undefined ? undefined : frozenSchema(entry, schema);
+      json = JSON.stringify(adapter.wire({ name, description, converted: withSchema(schema, full) }));
       // re-parsed from its JSON: the wire form shares nothing with the tool's own schema
       wire = freezeFresh(JSON.parse(json));
     }
@@ -183,8 +202,11 @@ export class RenderMemo {
   }
 }
 
-function withSchema(converted: ConvertedSchema, schema: unknown): ConvertedSchema {
-  return { ...converted, schema: schema as ConvertedSchema["schema"] };
+/** What an adapter's `wire` reads of a conversion: the schema and whether it is strict. */
+function withSchema(memo: SchemaMemo, schema: unknown): ConvertedSchema {
+  const converted: ConvertedSchema = { schema: schema as ConvertedSchema["schema"], notes: [] };
+  if (memo.strict !== undefined) converted.strict = memo.strict;
+  return converted;
 }
 
 /** The schema's frozen copy: the parameters' own copy when the provider sends them unchanged. */

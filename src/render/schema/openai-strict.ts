@@ -3,7 +3,14 @@ import { mergeAllOf } from "./all-of.js";
 import { withMovedKeywords } from "./describe.js";
 import { rewriteOneOfAndConst } from "./one-of-const.js";
 import { resolveLocalRef, toDefsRef } from "./refs.js";
-import { type ConvertedSchema, child, isNode, type Node, type SchemaNote } from "./types.js";
+import {
+  type ConvertedSchema,
+  type ConvertOptions,
+  child,
+  isNode,
+  type Node,
+  type SchemaNote,
+} from "./types.js";
 
 // OpenAI Structured Outputs, "Supported schemas": the keywords strict mode accepts. Everything
 // else is moved into the description so the model still reads it.
@@ -58,12 +65,13 @@ class NotStrict extends Error {
  * description. A schema strict mode cannot express (a free-form map, an untyped value) is sent
  * unchanged with `strict: false`, and the reason is noted. Pure: the input is never mutated.
  */
-export function toOpenAIStrict(schema: JsonSchema): ConvertedSchema {
+export function toOpenAIStrict(schema: JsonSchema, options?: ConvertOptions): ConvertedSchema {
   const notes: SchemaNote[] = [];
+  const sink = options?.notes === false ? undefined : notes;
   const { $schema, ...root } = schema;
-  if ($schema !== undefined) notes.push({ path: "/$schema", change: "removed $schema" });
+  if ($schema !== undefined) sink?.push({ path: "/$schema", change: "removed $schema" });
   try {
-    const ctx = { root, notes, properties: 0, steps: 0 };
+    const ctx: Ctx = { root, notes: sink, properties: 0, steps: 0 };
     const out = convertRoot(root, ctx);
     checkLimits(out);
     if (ctx.properties > OPENAI_STRICT_LIMITS.properties) {
@@ -86,7 +94,8 @@ export function toOpenAIStrict(schema: JsonSchema): ConvertedSchema {
 
 interface Ctx {
   root: Node;
-  notes: SchemaNote[];
+  /** Undefined when the caller asked for no notes. */
+  notes: SchemaNote[] | undefined;
   properties: number;
   steps: number;
 }
@@ -95,7 +104,7 @@ function convertRoot(root: Node, ctx: Ctx): Node {
   const node = { ...root };
   if (node.type === undefined && node.anyOf === undefined && node.oneOf === undefined) {
     node.type = "object";
-    ctx.notes.push({ path: "", change: 'added type "object" at the root' });
+    ctx.notes?.push({ path: "", change: 'added type "object" at the root' });
   }
   if (node.type !== "object") throw new NotStrict("", "the root is not a plain object schema");
   const defs = {
@@ -107,7 +116,7 @@ function convertRoot(root: Node, ctx: Ctx): Node {
   const out = convert(node, "", ctx);
   if (Object.keys(defs).length > 0) {
     if (isNode(root.definitions))
-      ctx.notes.push({ path: "/definitions", change: "renamed definitions to $defs" });
+      ctx.notes?.push({ path: "/definitions", change: "renamed definitions to $defs" });
     const converted: Node = {};
     for (const [name, def] of Object.entries(defs)) {
       const where = child("", isNode(root.$defs) && name in root.$defs ? "$defs" : "definitions", name);
@@ -128,13 +137,13 @@ function convert(input: unknown, path: string, ctx: Ctx): Node {
   if (Array.isArray(node.allOf)) {
     const branches = node.allOf.map((b) => resolveBranch(b, path, ctx));
     node = mergeAllOf(node, branches);
-    ctx.notes.push({ path, change: "folded allOf into one schema" });
+    ctx.notes?.push({ path, change: "folded allOf into one schema" });
   }
   rewriteOneOfAndConst(node, path, ctx.notes);
   if (node.nullable === true) {
     delete node.nullable;
     node = nullable(node);
-    ctx.notes.push({ path, change: "nullable: true became a null type" });
+    ctx.notes?.push({ path, change: "nullable: true became a null type" });
   }
   if (typeof node.$ref === "string") return convertRef(node, path, ctx);
   if (node.type === undefined) {
@@ -143,7 +152,7 @@ function convert(input: unknown, path: string, ctx: Ctx): Node {
       const t = enumType(node.enum);
       if (t) node.type = t;
     } else if (node.items !== undefined) node.type = "array";
-    if (node.type !== undefined) ctx.notes.push({ path, change: `added type ${JSON.stringify(node.type)}` });
+    if (node.type !== undefined) ctx.notes?.push({ path, change: `added type ${JSON.stringify(node.type)}` });
   }
   if (node.type === undefined && !Array.isArray(node.anyOf) && !Array.isArray(node.enum))
     throw new NotStrict(path, "a value without a type cannot be expressed");
@@ -172,7 +181,7 @@ function convert(input: unknown, path: string, ctx: Ctx): Node {
   if (types.includes("object")) convertObject(node, out, path, ctx);
   if (types.includes("array")) convertArray(node, out, path, ctx, moved);
   for (const [key] of moved)
-    ctx.notes.push({ path: child(path, key), change: `moved ${key} into the description` });
+    ctx.notes?.push({ path: child(path, key), change: `moved ${key} into the description` });
   const description = withMovedKeywords(node.description, moved);
   if (description !== "") out.description = description;
   return out;
@@ -187,12 +196,12 @@ function convertObject(node: Node, out: Node, path: string, ctx: Ctx): void {
     throw new NotStrict(path, "an object with free-form keys cannot be expressed");
   }
   if (extra !== undefined && extra !== false) {
-    ctx.notes.push({
+    ctx.notes?.push({
       path: child(path, "additionalProperties"),
       change: "closed the object (extra keys dropped)",
     });
   } else if (extra === undefined) {
-    ctx.notes.push({ path, change: "added additionalProperties: false" });
+    ctx.notes?.push({ path, change: "added additionalProperties: false" });
   }
   const required: unknown[] = Array.isArray(node.required) ? node.required : [];
   const converted: Node = {};
@@ -201,7 +210,7 @@ function convertObject(node: Node, out: Node, path: string, ctx: Ctx): void {
     let schema = convert(props[name], child(path, "properties", name), ctx);
     if (!required.includes(name)) {
       schema = nullable(schema);
-      ctx.notes.push({
+      ctx.notes?.push({
         path: child(path, "properties", name),
         change: "optional property made required and nullable (null means left out)",
       });
@@ -218,7 +227,7 @@ function convertArray(node: Node, out: Node, path: string, ctx: Ctx, moved: Arra
   if (Array.isArray(items)) {
     out.items = { anyOf: items.map((b, i) => convert(b, child(path, "items", i), ctx)) };
     moved.push(["positions", `a tuple of ${items.length}`]);
-    ctx.notes.push({
+    ctx.notes?.push({
       path: child(path, "items"),
       change: "a tuple became an array of any of its item types",
     });
@@ -232,13 +241,13 @@ function convertRef(node: Node, path: string, ctx: Ctx): Node {
   if (!resolveLocalRef(ctx.root, ref)) throw new NotStrict(path, `the reference ${ref} is not local`);
   const out: Node = { $ref: toDefsRef(ref) };
   if (out.$ref !== ref)
-    ctx.notes.push({ path: child(path, "$ref"), change: `rewrote ${ref} to ${out.$ref}` });
+    ctx.notes?.push({ path: child(path, "$ref"), change: `rewrote ${ref} to ${out.$ref}` });
   const moved: Array<[string, unknown]> = [];
   for (const [key, value] of Object.entries(node)) {
     if (key !== "$ref" && key !== "description") moved.push([key, value]);
   }
   for (const [key] of moved)
-    ctx.notes.push({ path: child(path, key), change: `moved ${key} into the description` });
+    ctx.notes?.push({ path: child(path, key), change: `moved ${key} into the description` });
   const description = withMovedKeywords(node.description, moved);
   if (description !== "") out.description = description;
   return out;

@@ -6,6 +6,11 @@ export interface SchemaNote {
   change: string;
 }
 
+/** How a conversion runs; `notes: false` leaves the notes out (a renderer that makes them on demand). */
+export interface ConvertOptions {
+  notes?: boolean;
+}
+
 export interface ConvertedSchema {
   /** The provider form; undefined when the provider wants the field left out (no parameters). */
   schema: JsonSchema | undefined;
