@@ -32,9 +32,13 @@ export class SchemaMemo {
     readonly convert: ProviderAdapter["convert"],
     /** The parameters converted: the notes are made from them again. */
     private readonly source: JsonSchema,
-    /** JSON of the converted schema (undefined when the provider leaves it out). */
-    readonly json: string | undefined,
+    /** Whether there is a schema (a provider may leave it out when there are no parameters). */
+    readonly present: boolean,
+    /** Whether the converted schema is the parameters unchanged (their JSON is the entry's). */
+    readonly unchanged: boolean,
     readonly strict: boolean | undefined,
+    /** JSON of a converted schema, held only until its frozen copy is made. */
+    public pendingJson: string | undefined,
   ) {}
 
   notes(): readonly SchemaNote[] {
@@ -44,8 +48,11 @@ export class SchemaMemo {
 }
 
 export interface EntryMemo {
-  /** JSON of the tool's parameters when first seen (part of the content key). */
+  /** The content: the tool's description and its parameters' JSON when first seen. */
+  readonly description: string;
   readonly paramsJson: string;
+  /** The next older entry with the same name. */
+  next: EntryMemo | undefined;
   /** A deep-frozen copy of the parameters, made when a provider sends them unchanged. */
   frozenParams?: unknown;
   readonly schemas: SchemaMemo[];
@@ -63,6 +70,8 @@ interface LineMemo {
   digest: string;
 }
 
+/** Contents kept per name: an edited tool keeps its last few versions. */
+const MAX_SAME_NAME = 4;
 /** Wire forms kept per entry: a few names and caps are worth keeping; more means the budget keeps moving. */
 const MAX_WIRES = 16;
 /** Stands in for the schema while the rest of the wire form is serialised (see `wire`). */
@@ -78,9 +87,12 @@ const SCHEMA_SLOT_JSON = JSON.stringify(SCHEMA_SLOT);
  */
 export class RenderMemo {
   private readonly byObject = new WeakMap<ToolProjection, EntryMemo>();
-  // A Map in insertion order is the LRU here (a hit moves to the end): lru-cache's bookkeeping
-  // measured about 1 µs per call, which is 20 ms of a cold 10,000-tool render.
-  private readonly byContent = new Map<string, EntryMemo>();
+  // By name, newest first in a short chain; the content is compared only within a name, so no
+  // long key is hashed (hashing a 600-character key, or a sha256 of it, cost 1-3 µs a tool). The
+  // Map's insertion order is the LRU (a hit moves its name to the end), by hand because
+  // lru-cache's bookkeeping measured about 1 µs per call, 20 ms of a cold 10,000-tool render.
+  private readonly byName = new Map<string, EntryMemo>();
+  private entries = 0;
   private readonly maxEntries: number;
   private readonly skillLines = new WeakMap<CatalogSkill, LineMemo>();
   private readonly deferred = new WeakMap<WireMemo, unknown>();
@@ -93,18 +105,26 @@ export class RenderMemo {
     let entry = this.byObject.get(tool);
     if (entry) return entry;
     const paramsJson = JSON.stringify(tool.parameters);
-    // the key is the content itself (each part's JSON, self-delimiting): no hash, no collision
-    const key = `${JSON.stringify(tool.name)}${JSON.stringify(tool.description)}${paramsJson}`;
-    entry = this.byContent.get(key);
-    if (entry) {
-      this.byContent.delete(key);
-    } else {
-      entry = { paramsJson, schemas: [], wires: [] };
-      if (this.byContent.size >= this.maxEntries) {
-        this.byContent.delete(this.byContent.keys().next().value as string);
+    let head = this.byName.get(tool.name);
+    for (let e = head; e !== undefined; e = e.next) {
+      if (e.description === tool.description && e.paramsJson === paramsJson) {
+        entry = e;
+        break;
       }
     }
-    this.byContent.set(key, entry);
+    // set again below, so the name becomes the newest
+    if (head !== undefined) this.byName.delete(tool.name);
+    if (entry === undefined) {
+      entry = { description: tool.description, paramsJson, next: head, schemas: [], wires: [] };
+      head = entry;
+      this.entries += 1 - cutChain(head, MAX_SAME_NAME);
+    }
+    this.byName.set(tool.name, head!);
+    while (this.entries > this.maxEntries && this.byName.size > 0) {
+      const [name, oldest] = this.byName.entries().next().value as [string, EntryMemo];
+      this.byName.delete(name);
+      this.entries -= cutChain(oldest, 0);
+    }
     this.byObject.set(tool, entry);
     return entry;
   }
@@ -113,13 +133,10 @@ export class RenderMemo {
   schema(entry: EntryMemo, adapter: ProviderAdapter, parameters: ToolProjection["parameters"]): SchemaMemo {
     for (const s of entry.schemas) if (s.convert === adapter.convert) return s;
     const converted = adapter.convert(parameters, { notes: false });
-    const json =
-      converted.schema === undefined
-        ? undefined
-        : converted.schema === parameters
-          ? entry.paramsJson
-          : JSON.stringify(converted.schema);
-    const memo = new SchemaMemo(adapter.convert, parameters, json, converted.strict);
+    const present = converted.schema !== undefined;
+    const unchanged = converted.schema === parameters;
+    const json = present && !unchanged ? JSON.stringify(converted.schema) : undefined;
+    const memo = new SchemaMemo(adapter.convert, parameters, present, unchanged, converted.strict, json);
     entry.schemas.push(memo);
     return memo;
   }
@@ -141,14 +158,15 @@ export class RenderMemo {
     for (const w of entry.wires) if (w.kept === kept && w.provider === provider && w.name === name) return w;
     let json: string | undefined;
     let wire: unknown;
-    if (schema.json !== undefined) {
+    const schemaText = schemaJson(entry, schema);
+    if (schemaText !== undefined) {
       const frame = JSON.stringify(
         adapter.wire({ name, description, converted: withSchema(schema, SCHEMA_SLOT) }),
       );
       const at = frame.indexOf(SCHEMA_SLOT_JSON);
       // the slot's text appears once unless a name or description holds it too; then serialise whole
       if (at >= 0 && frame.indexOf(SCHEMA_SLOT_JSON, at + 1) < 0) {
-        json = `${frame.slice(0, at)}${schema.json}${frame.slice(at + SCHEMA_SLOT_JSON.length)}`;
+        json = `${frame.slice(0, at)}${schemaText}${frame.slice(at + SCHEMA_SLOT_JSON.length)}`;
         wire = deepFreeze(
           adapter.wire({
             name,
@@ -159,7 +177,7 @@ export class RenderMemo {
       }
     }
     if (json === undefined) {
-      const full = schema.json === undefined ? undefined : frozenSchema(entry, schema);
+      const full = schema.present ? frozenSchema(entry, schema) : undefined;
       json = JSON.stringify(adapter.wire({ name, description, converted: withSchema(schema, full) }));
       // re-parsed from its JSON: the wire form shares nothing with the tool's own schema
       wire = freezeFresh(JSON.parse(json));
@@ -209,13 +227,41 @@ function withSchema(memo: SchemaMemo, schema: unknown): ConvertedSchema {
   return converted;
 }
 
+/**
+ * JSON of the converted schema. A changed schema's JSON is held until its frozen copy exists and
+ * made again from that copy after: a second wire form is rare, and the text is a third of an
+ * entry's memory. Serialising what was parsed from JSON.stringify's output gives the same text.
+ */
+function schemaJson(entry: EntryMemo, schema: SchemaMemo): string | undefined {
+  if (!schema.present) return undefined;
+  if (schema.unchanged) return entry.paramsJson;
+  return schema.pendingJson ?? JSON.stringify(schema.frozen);
+}
+
+/** Cuts the chain after its first `keep` entries (all of it for 0); returns how many went. */
+function cutChain(head: EntryMemo, keep: number): number {
+  let removed = 0;
+  if (keep === 0) {
+    for (let e: EntryMemo | undefined = head; e !== undefined; e = e.next) removed++;
+    return removed;
+  }
+  let last = head;
+  for (let i = 1; i < keep && last.next !== undefined; i++) last = last.next;
+  for (let e = last.next; e !== undefined; e = e.next) removed++;
+  last.next = undefined;
+  return removed;
+}
+
 /** The schema's frozen copy: the parameters' own copy when the provider sends them unchanged. */
 function frozenSchema(entry: EntryMemo, schema: SchemaMemo): unknown {
-  if (schema.json === entry.paramsJson) {
+  if (schema.unchanged) {
     entry.frozenParams ??= freezeFresh(JSON.parse(entry.paramsJson));
     return entry.frozenParams;
   }
-  schema.frozen ??= freezeFresh(JSON.parse(schema.json!));
+  if (schema.frozen === undefined) {
+    schema.frozen = freezeFresh(JSON.parse(schema.pendingJson!));
+    schema.pendingJson = undefined;
+  }
   return schema.frozen;
 }
 
