@@ -1,8 +1,10 @@
-import { createHash, hash } from "node:crypto";
+import { hash } from "node:crypto";
 import type { ToolProjection } from "../declare/project.js";
 import { adapterFor } from "./adapters.js";
 import { CUT_MARKER, cutText, waterFill } from "./budget.js";
-import { deepFreeze, RenderMemo, type SchemaMemo, type WireMemo } from "./memo.js";
+import { lazyConversions, type NotesSource } from "./conversions.js";
+import { deepFreeze, RenderMemo, type WireMemo } from "./memo.js";
+import { PrefixHasher } from "./prefix-hash.js";
 import { wireName } from "./schema/names.js";
 import { DEFERRED_HEADER, SKILLS_HEADER } from "./system.js";
 import { countTokens } from "./tokens.js";
@@ -51,7 +53,6 @@ export interface RenderInput {
   memo?: RenderMemo;
 }
 
-const PREFIX_TAG = Buffer.from("toolplane/prefix/v1\n");
 // digests are 32-character latin1 strings: one byte per character, no Buffer per digest
 const LINE_DIGEST = {
   skills: hash("sha256", SKILLS_HEADER, "binary"),
@@ -96,7 +97,7 @@ interface State {
   /** The resident tools' wire forms: the catalog's own array, never changed once returned. */
   wires: unknown[];
   /** Private to the state, like lengths and cuts: an incremental render updates them in place. */
-  digests: Buffer;
+  hasher: PrefixHasher;
   cuts: Array<BudgetCut | undefined>;
   /** Read lazily by the catalog's report, so copied on change. */
   notes: Array<ConvertedNotes | undefined>;
@@ -191,7 +192,8 @@ function renderFull(input: RenderInput): { catalog: Catalog; state: State | unde
   const system = lines.join("\n");
   chars += system.length;
   const systemDigest = hash("sha256", Buffer.from(lineDigests, "latin1"), "binary");
-  const prefixHash = prefixHashOf(digestBuf, systemDigest);
+  const hasher = new PrefixHasher(digestBuf);
+  const prefixHash = hasher.hex(systemDigest);
   const cut = cutList(cuts, skillCuts, tail.cuts);
   const renamed = [...renamedList(kept.tools, renamedAt), ...tail.renamed];
 
@@ -248,7 +250,7 @@ function renderFull(input: RenderInput): { catalog: Catalog; state: State | unde
       totalAtCap: capped(lengths, fit.cap) + capped(skillLengths, fit.cap),
       totalPastCap: capped(lengths, fit.cap + 1) + capped(skillLengths, fit.cap + 1),
       wires: tools,
-      digests: digestBuf,
+      hasher,
       cuts,
       notes,
       renamed: renamedAt,
@@ -334,15 +336,6 @@ function conversionsOf(
 ): SchemaConversion[] {
   if (tail.tools.length === 0) return lazyConversions(tools, notes);
   return lazyConversions([...tools, ...tail.tools], [...notes, ...tail.notes]);
-}
-
-/** sha256 over a tag, each tool's wire digest in order, then the system text's digest. */
-function prefixHashOf(toolDigests: Buffer, systemDigest: string): string {
-  return createHash("sha256")
-    .update(PREFIX_TAG)
-    .update(toolDigests)
-    .update(systemDigest, "latin1")
-    .digest("hex");
 }
 
 function renamedList(tools: readonly ToolProjection[], at: ReadonlyArray<string | undefined>) {
@@ -439,11 +432,13 @@ function incremental(prev: State, input: RenderInput): State | undefined {
     chars += one.keptLength - (prev.cuts[i]?.kept ?? p.tools[i]!.description.length);
     wires[i] = one.wire;
     notes[i] = one.notes;
-    prev.digests.write(one.digest, 32 * i, 32, "latin1");
+    prev.hasher.digests.write(one.digest, 32 * i, 32, "latin1");
     prev.cuts[i] = one.cut;
     prev.lengths[i] = lengths[k]!;
     (p.tools as ToolProjection[])[i] = input.tools[i]!;
   });
+  // changed is in position order: hash again from the first
+  if (changed.length > 0) prev.hasher.changedFrom(changed[0]!);
   const old = prev.catalog;
   const cut = cutList(prev.cuts, prev.skillCuts, prev.tail.cuts);
   const catalog: Catalog = {
@@ -455,7 +450,7 @@ function incremental(prev: State, input: RenderInput): State | undefined {
       chars: { limit, used: chars },
       truncated: cut.length > 0 || old.report.omitted.length > 0,
     },
-    prefixHash: prefixHashOf(prev.digests, prev.systemDigest),
+    prefixHash: prev.hasher.hex(prev.systemDigest),
     attachments: [...(input.attachments ?? [])],
     report: { ...old.report, conversions: conversionsOf(p.tools, notes, prev.tail), cut },
   };
@@ -487,7 +482,7 @@ function cutList(
 /** Water-filling's total for cap `c`: each length, or `c` when longer. */
 function capped(lengths: readonly number[], c: number): number {
   let sum = 0;
-  for (const l of lengths) sum += l < c ? l : c;
+  for (const l of lengths) sum += Math.min(l, c);
   return sum;
 }
 
@@ -528,30 +523,7 @@ function sameList<T>(a: readonly T[] | undefined, b: readonly T[] | undefined): 
 }
 
 /** A tool's conversion notes, made when the list is first read. */
-type ConvertedNotes = Pick<SchemaMemo, "notes">;
-
-/**
- * The conversion list is long (a few notes per tool) and most callers never read it, so it is
- * built on first read; it is an ordinary enumerable array to JSON and to any reader.
- */
-function lazyConversions(
-  tools: readonly ToolProjection[],
-  notes: ReadonlyArray<ConvertedNotes | undefined>,
-): SchemaConversion[] {
-  let built: SchemaConversion[] | undefined;
-  const build = () => {
-    built ??= notes.flatMap((list, i) =>
-      (list?.notes() ?? []).map((n) => ({ tool: tools[i]!.name, path: n.path, change: n.change })),
-    );
-    return built;
-  };
-  return new Proxy([] as SchemaConversion[], {
-    get: (_t, key) => Reflect.get(build(), key),
-    has: (_t, key) => Reflect.has(build(), key),
-    ownKeys: () => Reflect.ownKeys(build()),
-    getOwnPropertyDescriptor: (_t, key) => Reflect.getOwnPropertyDescriptor(build(), key),
-  });
-}
+type ConvertedNotes = NotesSource;
 
 interface Fit {
   kept: Entries;

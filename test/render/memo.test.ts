@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { ToolProjection } from "../../src/declare/project.js";
+import { conversionsForTool } from "../../src/render/conversions.js";
 import {
   adapterFor,
   CatalogRenderer,
@@ -87,6 +88,18 @@ describe("RenderMemo", () => {
       expect(adapter.convert(tools[0]!.parameters, { notes: false }).schema).toEqual(
         adapter.convert(tools[0]!.parameters).schema,
       );
+    }
+  });
+
+  it("one tool's conversions, asked for alone, are its entries of the whole list", () => {
+    const tools = [tool("a", "x", { w: { type: "string", format: "uri" } }), tool("b", "y"), tool("c", "z")];
+    for (const provider of supportedProviders()) {
+      const fresh = () => renderCatalog({ provider, tools, budgetChars: 8000, memo: new RenderMemo() });
+      for (const name of ["a", "b", "c", "missing"]) {
+        const alone = conversionsForTool(fresh().report.conversions, name);
+        expect(alone).toEqual(fresh().report.conversions.filter((c) => c.tool === name));
+        expect(conversionsForTool([...fresh().report.conversions], name)).toEqual(alone);
+      }
     }
   });
 });

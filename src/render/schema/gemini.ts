@@ -176,7 +176,9 @@ function convert(input: unknown, path: string, ctx: Ctx, refs: readonly string[]
   }
   if (type !== undefined) out.type = type;
 
-  for (const [key, value] of Object.entries(node)) {
+  // for...in, not Object.entries: no [key, value] pair per key (node is a plain copy of our own)
+  for (const key in node) {
+    const value = node[key];
     if (key === "type" || key === "enum" || key === "anyOf" || key === "nullable" || key === "description")
       continue;
     if (DROPPED.has(key)) {
