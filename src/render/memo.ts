@@ -62,12 +62,21 @@ export interface EntryMemo {
   cut?: { cap: number; text: string };
 }
 
-interface LineMemo {
+export interface LineMemo {
   name: string;
   description: string;
   text: string;
   /** sha256 of the line as a 32-character latin1 string. */
   digest: string;
+}
+
+/** A system text made from these skill lines (by identity) and deferred names. */
+export interface SystemMemo {
+  readonly lines: readonly LineMemo[];
+  readonly deferredNames: string | undefined;
+  readonly text: string;
+  /** sha256 over the line digests, as a 32-character latin1 string. */
+  readonly digest: string;
 }
 
 /** Contents kept per name: an edited tool keeps its last few versions. */
@@ -96,6 +105,7 @@ export class RenderMemo {
   private readonly maxEntries: number;
   private readonly skillLines = new WeakMap<CatalogSkill, LineMemo>();
   private readonly deferred = new WeakMap<WireMemo, unknown>();
+  private lastSystem: SystemMemo | undefined;
 
   constructor(maxEntries = 50_000) {
     this.maxEntries = maxEntries;
@@ -207,6 +217,25 @@ export class RenderMemo {
     const text = cutText(description, cap);
     entry.cut = { cap, text };
     return text;
+  }
+
+  /**
+   * The system text, reused while it is made of the same skill lines (a line memo stands for its
+   * text) and deferred names: joining 2,000 skill lines cost ~6 ms a render.
+   */
+  system(
+    lines: readonly LineMemo[],
+    deferredNames: string | undefined,
+    make: (lines: readonly LineMemo[], deferredNames: string | undefined) => SystemMemo,
+  ): SystemMemo {
+    const last = this.lastSystem;
+    if (last !== undefined && last.deferredNames === deferredNames && last.lines.length === lines.length) {
+      let same = true;
+      for (let i = 0; i < lines.length && same; i++) same = lines[i] === last.lines[i];
+      if (same) return last;
+    }
+    this.lastSystem = make(lines, deferredNames);
+    return this.lastSystem;
   }
 
   /** One skill line of the system text and its digest, for the last text this skill had. */
