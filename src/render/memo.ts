@@ -18,14 +18,14 @@ export interface WireMemo {
 
 /**
  * One conversion of the parameters, shared by the providers that convert the same way. It keeps
- * the converted schema's JSON and frozen copy, not the converted tree, which dies young: a cold
- * render's surviving heap (and so the GC's copying) stays small. The conversion runs without
+ * the converted schema's frozen copy, not the converted tree nor (after the copy is made) its
+ * JSON: a cold render's surviving heap, and so the GC's copying, stays small. The conversion runs without
  * notes (building ~5 paths and notes per tool was a third of its cost); they are made by
  * converting the same parameters again when a report's conversion list is first read.
  */
 export class SchemaMemo {
   private made: readonly SchemaNote[] | undefined;
-  /** A deep-frozen copy parsed from `json`, shared by every wire form of this entry. */
+  /** A deep-frozen copy parsed from the schema's JSON, shared by every wire form of this entry. */
   frozen?: unknown;
 
   constructor(
@@ -90,7 +90,8 @@ const SCHEMA_SLOT_JSON = JSON.stringify(SCHEMA_SLOT);
 /**
  * Per-entry memoisation for rendering, keyed by the tool's content (name, description and the
  * JSON of its parameters). The same object is found by identity without serialising again; a new
- * object with the same content (a provider that rebuilt its list) is found by the key. Re-rendering
+ * object with the same content (a provider that rebuilt its list) is found by its name, then its
+ * description and parameters' JSON compared with the entries kept for that name. Re-rendering
  * after one entry changes therefore converts, serialises and hashes only that entry. Projections
  * are read when first seen: one changed in place afterwards is not noticed (give a new object).
  */
