@@ -1,4 +1,5 @@
 import type { JsonSchema } from "../declare/types.js";
+import { conversionsForTool } from "./conversions.js";
 import { resolveLocalRef } from "./schema/refs.js";
 import type { Catalog } from "./types.js";
 
@@ -19,8 +20,7 @@ export function restoreCall(
 ): { name: string; args: unknown } {
   const name = catalog.report.renamed.find((r) => r.wireName === wireName)?.name ?? wireName;
   let out = args;
-  for (const note of catalog.report.conversions) {
-    if (note.tool !== name) continue;
+  for (const note of conversionsForTool(catalog.report.conversions, name)) {
     if (note.change.startsWith(NULLED))
       out = edit(out, segments(note.path), (parent, key) => {
         if (parent[key] === null) delete parent[key];

@@ -2,7 +2,9 @@ import { hash } from "node:crypto";
 import type { ToolProjection } from "../declare/project.js";
 import { adapterFor } from "./adapters.js";
 import { CUT_MARKER, cutText, waterFill } from "./budget.js";
-import { deepFreeze, RenderMemo, type WireMemo } from "./memo.js";
+import { lazyConversions, type NotesSource } from "./conversions.js";
+import { deepFreeze, type LineMemo, RenderMemo, type SystemMemo, type WireMemo } from "./memo.js";
+import { PrefixHasher } from "./prefix-hash.js";
 import { wireName } from "./schema/names.js";
 import { DEFERRED_HEADER, SKILLS_HEADER } from "./system.js";
 import { countTokens } from "./tokens.js";
@@ -51,11 +53,11 @@ export interface RenderInput {
   memo?: RenderMemo;
 }
 
-const PREFIX_TAG = Buffer.from("toolplane/prefix/v1\n");
+// digests are 32-character latin1 strings: one byte per character, no Buffer per digest
 const LINE_DIGEST = {
-  skills: hash("sha256", SKILLS_HEADER, "buffer"),
-  deferred: hash("sha256", DEFERRED_HEADER, "buffer"),
-  blank: hash("sha256", "", "buffer"),
+  skills: hash("sha256", SKILLS_HEADER, "binary"),
+  deferred: hash("sha256", DEFERRED_HEADER, "binary"),
+  blank: hash("sha256", "", "binary"),
 };
 let sharedMemo: RenderMemo | undefined;
 
@@ -86,15 +88,22 @@ interface State {
   cap: number;
   skillCuts: BudgetCut[];
   maxChars: number;
+  /** Each kept tool's description length under descriptionMaxChars; updated in place. */
   lengths: number[];
   fixedChars: number;
+  /** Water-filling's total at fitCap and at fitCap + 1, kept up to date entry by entry. */
+  totalAtCap: number;
+  totalPastCap: number;
+  /** The resident tools' wire forms: the catalog's own array, never changed once returned. */
   wires: unknown[];
-  digests: Buffer;
+  /** Private to the state, like lengths and cuts: an incremental render updates them in place. */
+  hasher: PrefixHasher;
   cuts: Array<BudgetCut | undefined>;
+  /** Read lazily by the catalog's report, so copied on change. */
   notes: Array<ConvertedNotes | undefined>;
   renamed: Array<string | undefined>;
   chars: number;
-  systemDigest: Buffer;
+  systemDigest: string;
   /** The native deferral part after the resident tools: reused as is while its input is the same. */
   tail: Tail;
   catalog: Catalog;
@@ -133,7 +142,8 @@ function renderFull(input: RenderInput): { catalog: Catalog; state: State | unde
 
   const n = kept.tools.length;
   const tools: unknown[] = new Array(n);
-  const digestBuf = Buffer.allocUnsafe(32 * n);
+  // one Buffer from the joined digests: a Buffer write per tool cost ~0.3 µs in its checks alone
+  const digests: string[] = new Array(n);
   const cuts: Array<BudgetCut | undefined> = new Array(n);
   const notes: Array<ConvertedNotes | undefined> = new Array(n);
   const renamedAt: Array<string | undefined> = new Array(n);
@@ -145,7 +155,7 @@ function renderFull(input: RenderInput): { catalog: Catalog; state: State | unde
     usedNames.add(name);
     const one = renderOne(memo, adapter, tool, name, cap);
     tools[i] = one.wire;
-    one.digest.copy(digestBuf, 32 * i);
+    digests[i] = one.digest;
     cuts[i] = one.cut;
     notes[i] = one.notes;
     renamedAt[i] = name !== tool.name ? name : undefined;
@@ -155,36 +165,21 @@ function renderFull(input: RenderInput): { catalog: Catalog; state: State | unde
 
   // the system text, with a digest per line so an unchanged skill is not hashed again
   const skillCuts: BudgetCut[] = [];
-  const lines: string[] = [];
-  const lineDigests: Buffer[] = [];
+  const skillLines: LineMemo[] = [];
   const skillTexts: string[] = [];
-  if (kept.skills.length > 0) {
-    lines.push(SKILLS_HEADER);
-    lineDigests.push(LINE_DIGEST.skills);
-    for (const skill of kept.skills) {
-      const d = skill.description;
-      const text = d.length > cap ? cutText(d, cap) : d;
-      if (text.length < d.length) skillCuts.push({ name: skill.name, original: d.length, kept: text.length });
-      const line = memo.skillLine(skill, text);
-      lines.push(line.text);
-      lineDigests.push(line.digest);
-      skillTexts.push(text);
-    }
+  for (const skill of kept.skills) {
+    const d = skill.description;
+    const text = d.length > cap ? cutText(d, cap) : d;
+    if (text.length < d.length) skillCuts.push({ name: skill.name, original: d.length, kept: text.length });
+    skillLines.push(memo.skillLine(skill, text));
+    skillTexts.push(text);
   }
-  if (kept.deferred.length > 0) {
-    if (lines.length > 0) {
-      lines.push("");
-      lineDigests.push(LINE_DIGEST.blank);
-    }
-    const names = kept.deferred.join(", ");
-    lines.push(DEFERRED_HEADER, names);
-    lineDigests.push(LINE_DIGEST.deferred, hash("sha256", names, "buffer"));
-  }
-  const system = lines.join("\n");
+  const deferredNames = kept.deferred.length > 0 ? kept.deferred.join(", ") : undefined;
+  const { text: system, digest: systemDigest } = memo.system(skillLines, deferredNames, systemText);
   chars += system.length;
-  const systemDigest = hash("sha256", Buffer.concat(lineDigests), "buffer");
-  const prefixHash = prefixHashOf(digestBuf, systemDigest);
-  const cut = [...cuts.filter((c): c is BudgetCut => c !== undefined), ...skillCuts, ...tail.cuts];
+  const hasher = new PrefixHasher(Buffer.from(digests.join(""), "latin1"));
+  const prefixHash = hasher.hex(systemDigest);
+  const cut = cutList(cuts, skillCuts, tail.cuts);
   const renamed = [...renamedList(kept.tools, renamedAt), ...tail.renamed];
 
   const omitted = [
@@ -223,36 +218,40 @@ function renderFull(input: RenderInput): { catalog: Catalog; state: State | unde
   if (input.native?.headers && Object.keys(input.native.headers).length > 0)
     catalog.headers = { ...input.native.headers };
   // an incremental re-render is offered only for the common case: a character budget, no skill cut
-  const state: State | undefined =
-    tokenLimit === undefined
-      ? {
-          input: frozenInput(input),
-          all,
-          fitCap: fit.cap,
-          cap,
-          skillCuts,
-          maxChars,
-          lengths: kept.tools.map((t) => Math.min(t.description.length, maxChars)),
-          fixedChars:
-            frameChars(kept.skills, kept.deferred) + kept.tools.reduce((sum, t) => sum + t.name.length, 0),
-          wires: tools,
-          digests: digestBuf,
-          cuts,
-          notes,
-          renamed: renamedAt,
-          chars,
-          systemDigest,
-          tail,
-          catalog,
-        }
-      : undefined;
+  let state: State | undefined;
+  if (tokenLimit === undefined) {
+    const lengths = kept.tools.map((t) => Math.min(t.description.length, maxChars));
+    const skillLengths = kept.skills.map((s) => Math.min(s.description.length, maxChars));
+    state = {
+      input: frozenInput(input),
+      all,
+      fitCap: fit.cap,
+      cap,
+      skillCuts,
+      maxChars,
+      lengths,
+      fixedChars:
+        frameChars(kept.skills, kept.deferred) + kept.tools.reduce((sum, t) => sum + t.name.length, 0),
+      totalAtCap: capped(lengths, fit.cap) + capped(skillLengths, fit.cap),
+      totalPastCap: capped(lengths, fit.cap + 1) + capped(skillLengths, fit.cap + 1),
+      wires: tools,
+      hasher,
+      cuts,
+      notes,
+      renamed: renamedAt,
+      chars,
+      systemDigest,
+      tail,
+      catalog,
+    };
+  }
   return { catalog, state };
 }
 
 interface One {
   memo: WireMemo;
   wire: unknown;
-  digest: Buffer;
+  digest: string;
   keptLength: number;
   cut: BudgetCut | undefined;
   notes: ConvertedNotes | undefined;
@@ -268,10 +267,8 @@ function renderOne(
   const entry = memo.entry(tool);
   const description =
     tool.description.length > cap ? memo.cut(entry, tool.description, cap) : tool.description;
-  const pm = memo.provider(entry, adapter.name, () => adapter.convert(tool.parameters));
-  const w = memo.wire(pm, name, description.length, () =>
-    adapter.wire({ name, description, converted: pm.converted }),
-  );
+  const schema = memo.schema(entry, adapter, tool.parameters);
+  const w = memo.wire(entry, adapter, schema, name, description);
   return {
     memo: w,
     wire: w.wire,
@@ -281,7 +278,7 @@ function renderOne(
       description.length < tool.description.length
         ? { name: tool.name, original: tool.description.length, kept: description.length }
         : undefined,
-    notes: pm.converted.notes.length > 0 ? pm.converted.notes : undefined,
+    notes: schema,
   };
 }
 
@@ -324,11 +321,6 @@ function conversionsOf(
 ): SchemaConversion[] {
   if (tail.tools.length === 0) return lazyConversions(tools, notes);
   return lazyConversions([...tools, ...tail.tools], [...notes, ...tail.notes]);
-}
-
-/** sha256 over a tag, each tool's wire digest in order, then the system text's digest. */
-function prefixHashOf(toolDigests: Buffer, systemDigest: Buffer): string {
-  return hash("sha256", Buffer.concat([PREFIX_TAG, toolDigests, systemDigest]), "hex");
 }
 
 function renamedList(tools: readonly ToolProjection[], at: ReadonlyArray<string | undefined>) {
@@ -385,50 +377,55 @@ function incremental(prev: State, input: RenderInput): State | undefined {
   )
     return undefined;
   const changed: number[] = [];
-  for (let i = 0; i < input.tools.length; i++) {
-    if (input.tools[i] !== p.tools[i]) {
-      if (input.tools[i]!.name !== p.tools[i]!.name || changed.length >= MAX_CHANGED) return undefined;
+  const now = input.tools;
+  const was = p.tools;
+  for (let i = 0, n = now.length; i < n; i++) {
+    if (now[i] !== was[i]) {
+      if (now[i]!.name !== was[i]!.name || changed.length >= MAX_CHANGED) return undefined;
       changed.push(i);
     }
   }
   const limit = input.budget?.chars ?? input.budgetChars ?? 8000;
-  const lengths = prev.lengths.slice();
-  for (const i of changed) lengths[i] = Math.min(input.tools[i]!.description.length, prev.maxChars);
   // the cap must not move, or every cut description would change: water-filling would pick the
-  // same cap exactly when it still fits and one more character does not
-  const total = (c: number) => {
-    let sum = 0;
-    for (const l of lengths) sum += l < c ? l : c;
-    for (const s of prev.all.skills) {
-      const l = Math.min(s.description.length, prev.maxChars);
-      sum += l < c ? l : c;
-    }
-    return sum;
-  };
+  // same cap exactly when it still fits and one more character does not. Its totals move by the
+  // changed entries only, so this check costs O(changed), not O(tools).
+  const c = prev.fitCap;
+  const lengths = changed.map((i) => Math.min(input.tools[i]!.description.length, prev.maxChars));
+  let totalAtCap = prev.totalAtCap;
+  let totalPastCap = prev.totalPastCap;
+  changed.forEach((i, k) => {
+    const was = prev.lengths[i]!;
+    const now = lengths[k]!;
+    totalAtCap += Math.min(now, c) - Math.min(was, c);
+    totalPastCap += Math.min(now, c + 1) - Math.min(was, c + 1);
+  });
   const available = limit - prev.fixedChars;
-  if (total(prev.fitCap) > available) return undefined;
-  if (prev.fitCap !== Number.POSITIVE_INFINITY && total(prev.fitCap + 1) <= available) return undefined;
+  if (totalAtCap > available) return undefined;
+  if (c !== Number.POSITIVE_INFINITY && totalPastCap <= available) return undefined;
 
   const adapter = adapterFor(input.provider);
   const memo = input.memo!;
+  // render every changed tool before touching the state, so a throw leaves it as it was
+  const rendered = changed.map((i) =>
+    renderOne(memo, adapter, input.tools[i]!, prev.renamed[i] ?? p.tools[i]!.name, prev.cap),
+  );
   const wires = prev.wires.slice();
-  const digests = Buffer.from(prev.digests);
-  const cuts = prev.cuts.slice();
   const notes = prev.notes.slice();
   let chars = prev.chars;
-  for (const i of changed) {
-    const tool = input.tools[i]!;
-    const name = prev.renamed[i] ?? tool.name;
-    const before = prev.cuts[i]?.kept ?? p.tools[i]!.description.length;
-    const one = renderOne(memo, adapter, tool, name, prev.cap);
+  changed.forEach((i, k) => {
+    const one = rendered[k]!;
+    chars += one.keptLength - (prev.cuts[i]?.kept ?? p.tools[i]!.description.length);
     wires[i] = one.wire;
-    one.digest.copy(digests, 32 * i);
-    cuts[i] = one.cut;
     notes[i] = one.notes;
-    chars += one.keptLength - before;
-  }
+    prev.hasher.digests.write(one.digest, 32 * i, 32, "latin1");
+    prev.cuts[i] = one.cut;
+    prev.lengths[i] = lengths[k]!;
+    (p.tools as ToolProjection[])[i] = input.tools[i]!;
+  });
+  // changed is in position order: hash again from the first
+  if (changed.length > 0) prev.hasher.changedFrom(changed[0]!);
   const old = prev.catalog;
-  const cut = [...cuts.filter((c): c is BudgetCut => c !== undefined), ...prev.skillCuts, ...prev.tail.cuts];
+  const cut = cutList(prev.cuts, prev.skillCuts, prev.tail.cuts);
   const catalog: Catalog = {
     ...old,
     tools: prev.tail.wires.length > 0 ? wires.concat(prev.tail.wires) : wires,
@@ -438,11 +435,68 @@ function incremental(prev: State, input: RenderInput): State | undefined {
       chars: { limit, used: chars },
       truncated: cut.length > 0 || old.report.omitted.length > 0,
     },
-    prefixHash: prefixHashOf(digests, prev.systemDigest),
+    prefixHash: prev.hasher.hex(prev.systemDigest),
     attachments: [...(input.attachments ?? [])],
-    report: { ...old.report, conversions: conversionsOf(input.tools, notes, prev.tail), cut },
+    report: { ...old.report, conversions: conversionsOf(p.tools, notes, prev.tail), cut },
   };
-  return { ...prev, input: frozenInput(input), lengths, wires, digests, cuts, notes, chars, catalog };
+  // the lists compared equal, so the state keeps its own copies of them; only the tools moved
+  const next: RenderInput = {
+    ...input,
+    tools: p.tools,
+    skills: p.skills,
+    deferred: p.deferred,
+    attachments: p.attachments,
+    native: p.native,
+  };
+  return { ...prev, input: next, totalAtCap, totalPastCap, wires, notes, chars, catalog };
+}
+
+/** The system text and its digest (over the line digests) from the skill lines and deferred names. */
+function systemText(skillLines: readonly LineMemo[], deferredNames: string | undefined): SystemMemo {
+  const lines: string[] = [];
+  let lineDigests = "";
+  if (skillLines.length > 0) {
+    lines.push(SKILLS_HEADER);
+    lineDigests += LINE_DIGEST.skills;
+    for (const line of skillLines) {
+      lines.push(line.text);
+      lineDigests += line.digest;
+    }
+  }
+  if (deferredNames !== undefined) {
+    if (lines.length > 0) {
+      lines.push("");
+      lineDigests += LINE_DIGEST.blank;
+    }
+    lines.push(DEFERRED_HEADER, deferredNames);
+    lineDigests += LINE_DIGEST.deferred + hash("sha256", deferredNames, "binary");
+  }
+  return {
+    lines: skillLines,
+    deferredNames,
+    text: lines.join("\n"),
+    digest: hash("sha256", Buffer.from(lineDigests, "latin1"), "binary"),
+  };
+}
+
+/** The report's cut list: the tools' cuts in order, then the skills', then the native tail's. */
+function cutList(
+  tools: ReadonlyArray<BudgetCut | undefined>,
+  skills: readonly BudgetCut[],
+  tail: readonly BudgetCut[],
+): BudgetCut[] {
+  const out: BudgetCut[] = [];
+  for (const c of tools) if (c !== undefined) out.push(c);
+  for (const c of skills) out.push(c);
+  for (const c of tail) out.push(c);
+  return out;
+}
+
+/** Water-filling's total for cap `c`: each length, or `c` when longer. */
+function capped(lengths: readonly number[], c: number): number {
+  let sum = 0;
+  for (const l of lengths) sum += Math.min(l, c);
+  return sum;
 }
 
 /** The input with its lists copied: a caller that edits its arrays in place cannot fool the diff. */
@@ -481,30 +535,8 @@ function sameList<T>(a: readonly T[] | undefined, b: readonly T[] | undefined): 
   return true;
 }
 
-type ConvertedNotes = ReadonlyArray<{ path: string; change: string }>;
-
-/**
- * The conversion list is long (a few notes per tool) and most callers never read it, so it is
- * built on first read; it is an ordinary enumerable array to JSON and to any reader.
- */
-function lazyConversions(
-  tools: readonly ToolProjection[],
-  notes: ReadonlyArray<ConvertedNotes | undefined>,
-): SchemaConversion[] {
-  let built: SchemaConversion[] | undefined;
-  const build = () => {
-    built ??= notes.flatMap((list, i) =>
-      (list ?? []).map((n) => ({ tool: tools[i]!.name, path: n.path, change: n.change })),
-    );
-    return built;
-  };
-  return new Proxy([] as SchemaConversion[], {
-    get: (_t, key) => Reflect.get(build(), key),
-    has: (_t, key) => Reflect.has(build(), key),
-    ownKeys: () => Reflect.ownKeys(build()),
-    getOwnPropertyDescriptor: (_t, key) => Reflect.getOwnPropertyDescriptor(build(), key),
-  });
-}
+/** A tool's conversion notes, made when the list is first read. */
+type ConvertedNotes = NotesSource;
 
 interface Fit {
   kept: Entries;

@@ -1,7 +1,7 @@
 import type { ToolProjection } from "../declare/project.js";
 import type { JsonSchema } from "../declare/types.js";
 import type { NameRule } from "./schema/names.js";
-import type { ConvertedSchema } from "./schema/types.js";
+import type { ConvertedSchema, ConvertOptions } from "./schema/types.js";
 
 export const PROVIDERS = ["anthropic", "openai-chat", "openai-responses", "gemini", "mcp"] as const;
 export type ProviderName = (typeof PROVIDERS)[number];
@@ -18,8 +18,8 @@ export interface ProviderAdapter {
   readonly name: ProviderName;
   /** What the provider accepts as a function name. */
   readonly nameRule: NameRule;
-  /** Pure: the parameters in the provider's dialect, plus a note per change. */
-  convert(parameters: JsonSchema): ConvertedSchema;
+  /** Pure: the parameters in the provider's dialect, plus a note per change (unless asked not to). */
+  convert(parameters: JsonSchema, options?: ConvertOptions): ConvertedSchema;
   /** The provider's wire form of one tool, from its parts. */
   wire(parts: { name: string; description: string; converted: ConvertedSchema }): unknown;
 }

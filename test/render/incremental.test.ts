@@ -62,3 +62,20 @@ describe("incremental re-render and arrays edited in place", () => {
     expect((b.tools[1] as { description: string }).description).toBe("changed");
   });
 });
+
+describe("incremental re-render over many tools", () => {
+  it("gives the full render's prefixHash whichever block of tools changes", () => {
+    // prefixHash keeps its running state every 1,024 tools: changes around those edges
+    let tools = Array.from({ length: 2600 }, (_, i) => tool(i, text(20 + (i % 40), i)));
+    const renderer = new CatalogRenderer();
+    const input = () => ({ provider: "mcp" as const, tools, budgetChars: 1e7 });
+    renderer.render(input());
+    for (const [k, at] of [2599, 0, 1023, 1024, 2047, 2048, 1500, 3].entries()) {
+      tools = tools.slice();
+      tools[at] = tool(at, text(30, k + 100));
+      if (k % 3 === 2) tools[(at + 1100) % tools.length] = tool((at + 1100) % tools.length, text(9, k));
+      const quick = renderer.render(input());
+      expect(quick.prefixHash).toBe(renderCatalog({ ...input(), memo: new RenderMemo() }).prefixHash);
+    }
+  });
+});

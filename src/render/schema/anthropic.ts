@@ -1,21 +1,25 @@
 import type { JsonSchema } from "../../declare/types.js";
 import { mergeAllOf } from "./all-of.js";
 import { resolveLocalRef } from "./refs.js";
-import { type ConvertedSchema, isNode, type Node, type SchemaNote } from "./types.js";
+import { type ConvertedSchema, type ConvertOptions, isNode, type Node, type SchemaNote } from "./types.js";
 
 /**
  * JSON Schema -> Anthropic `input_schema`. Anthropic takes JSON Schema nearly whole; it needs an
  * object at the root and does not take oneOf/anyOf/allOf there. `$schema` is removed. Pure.
  */
-export function toAnthropic(schema: JsonSchema): ConvertedSchema {
+export function toAnthropic(schema: JsonSchema, options?: ConvertOptions): ConvertedSchema {
   const notes: SchemaNote[] = [];
+  const sink = options?.notes === false ? undefined : notes;
+  // without $schema the schema is kept as it is (objectRoot copies before any change), so the
+  // renderer can reuse the JSON it already made of the parameters
+  if (!Object.hasOwn(schema, "$schema")) return { schema: objectRoot(schema, sink), notes };
   const { $schema, ...rest } = schema;
-  if ($schema !== undefined) notes.push({ path: "/$schema", change: "removed $schema" });
-  return { schema: objectRoot(rest, notes), notes };
+  if ($schema !== undefined) sink?.push({ path: "/$schema", change: "removed $schema" });
+  return { schema: objectRoot(rest, sink), notes };
 }
 
 /** Shared by the adapters that want an object root without top-level combinators. */
-export function objectRoot(root: Node, notes: SchemaNote[]): Node {
+export function objectRoot(root: Node, notes: SchemaNote[] | undefined): Node {
   let out: Node = root;
   if (Array.isArray(out.allOf)) {
     const branches = out.allOf.map((b) => {
@@ -25,7 +29,7 @@ export function objectRoot(root: Node, notes: SchemaNote[]): Node {
       return { ...(resolveLocalRef(root, $ref) ?? {}), ...rest };
     });
     out = mergeAllOf(out, branches);
-    notes.push({ path: "/allOf", change: "folded a top-level allOf into one object" });
+    notes?.push({ path: "/allOf", change: "folded a top-level allOf into one object" });
   }
   for (const key of ["oneOf", "anyOf"] as const) {
     const branches = out[key];
@@ -51,18 +55,18 @@ export function objectRoot(root: Node, notes: SchemaNote[]): Node {
       out.required = [...new Set([...((rest.required as string[]) ?? []), ...required])];
     const text = `(one of ${branches.length} alternative argument shapes)`;
     out.description = typeof rest.description === "string" ? `${rest.description} ${text}` : text;
-    notes.push({
+    notes?.push({
       path: `/${key}`,
       change: `a top-level ${key} became one object of all branches' properties`,
     });
   }
   if (out.type !== "object") {
     out = { ...out, type: "object" };
-    notes.push({ path: "", change: 'set type "object" at the root' });
+    notes?.push({ path: "", change: 'set type "object" at the root' });
   }
   if (!isNode(out.properties)) {
     out = { ...out, properties: {} };
-    notes.push({ path: "", change: "added empty properties at the root" });
+    notes?.push({ path: "", change: "added empty properties at the root" });
   }
   return out;
 }

@@ -3,7 +3,14 @@ import { mergeAllOf } from "./all-of.js";
 import { withMovedKeywords } from "./describe.js";
 import { rewriteOneOfAndConst } from "./one-of-const.js";
 import { resolveLocalRef } from "./refs.js";
-import { type ConvertedSchema, child, isNode, type Node, type SchemaNote } from "./types.js";
+import {
+  type ConvertedSchema,
+  type ConvertOptions,
+  child,
+  isNode,
+  type Node,
+  type SchemaNote,
+} from "./types.js";
 
 // Gemini function declarations take "a select subset of an OpenAPI 3.0 schema object". These are
 // the fields its Schema documents and that the Developer API takes; the rest go into the
@@ -35,7 +42,8 @@ const DROPPED = new Set(["$schema", "$id", "$comment", "definitions", "$defs", "
 
 interface Ctx {
   root: Node;
-  notes: SchemaNote[];
+  /** Undefined when the caller asked for no notes. */
+  notes: SchemaNote[] | undefined;
 }
 
 /**
@@ -44,21 +52,21 @@ interface Ctx {
  * branches and `["x","null"]` types -> `nullable`, `additionalProperties` dropped. The root is left
  * out when the tool takes no parameters (Gemini rejects an object without properties). Pure.
  */
-export function toGemini(schema: JsonSchema): ConvertedSchema {
-  const ctx: Ctx = { root: schema, notes: [] };
+export function toGemini(schema: JsonSchema, options?: ConvertOptions): ConvertedSchema {
+  const ctx: Ctx = { root: schema, notes: options?.notes === false ? undefined : [] };
   const out = convert(schema, "", ctx, []);
   if (!isNode(out.properties) || Object.keys(out.properties).length === 0) {
-    ctx.notes.push({ path: "", change: "no parameters: parameters left out" });
-    return { schema: undefined, notes: ctx.notes };
+    ctx.notes?.push({ path: "", change: "no parameters: parameters left out" });
+    return { schema: undefined, notes: ctx.notes ?? [] };
   }
   if (out.type === undefined) out.type = "object";
-  return { schema: out, notes: ctx.notes };
+  return { schema: out, notes: ctx.notes ?? [] };
 }
 
 function convert(input: unknown, path: string, ctx: Ctx, refs: readonly string[]): Node {
   if (!isNode(input)) {
     if (input === false)
-      ctx.notes.push({ path, change: "a schema that accepts nothing became an untyped value" });
+      ctx.notes?.push({ path, change: "a schema that accepts nothing became an untyped value" });
     return {};
   }
   let node: Node = input;
@@ -67,14 +75,14 @@ function convert(input: unknown, path: string, ctx: Ctx, refs: readonly string[]
     const target = resolveLocalRef(ctx.root, ref);
     const { $ref: _ref, ...rest } = node;
     if (!target) {
-      ctx.notes.push({ path: child(path, "$ref"), change: `dropped the non-local reference ${ref}` });
+      ctx.notes?.push({ path: child(path, "$ref"), change: `dropped the non-local reference ${ref}` });
       node = rest;
     } else if (refs.includes(ref)) {
-      ctx.notes.push({ path: child(path, "$ref"), change: `cut the recursive reference ${ref}` });
+      ctx.notes?.push({ path: child(path, "$ref"), change: `cut the recursive reference ${ref}` });
       const text = typeof rest.description === "string" ? `${rest.description} ` : "";
       return { description: `${text}(same shape as its parent, not expanded)` };
     } else {
-      ctx.notes.push({ path: child(path, "$ref"), change: `inlined ${ref}` });
+      ctx.notes?.push({ path: child(path, "$ref"), change: `inlined ${ref}` });
       const { definitions: _d, $defs: _dd, ...resolved } = target;
       return convert({ ...resolved, ...rest }, path, ctx, [...refs, ref]);
     }
@@ -85,7 +93,7 @@ function convert(input: unknown, path: string, ctx: Ctx, refs: readonly string[]
     const branches = node.allOf.map((b, i) => {
       if (isNode(b) && typeof b.$ref === "string") {
         if (refs.includes(b.$ref)) {
-          ctx.notes.push({ path: child(path, "allOf", i), change: `cut the recursive reference ${b.$ref}` });
+          ctx.notes?.push({ path: child(path, "allOf", i), change: `cut the recursive reference ${b.$ref}` });
           return {};
         }
         inlined.push(b.$ref);
@@ -93,7 +101,7 @@ function convert(input: unknown, path: string, ctx: Ctx, refs: readonly string[]
       return inlineRef(b, ctx);
     });
     node = mergeAllOf(node, branches);
-    ctx.notes.push({ path, change: "folded allOf into one schema" });
+    ctx.notes?.push({ path, change: "folded allOf into one schema" });
     return convert(node, path, ctx, [...refs, ...inlined]);
   }
   rewriteOneOfAndConst(node, path, ctx.notes);
@@ -110,10 +118,10 @@ function convert(input: unknown, path: string, ctx: Ctx, refs: readonly string[]
   if (types.includes("null")) {
     isNullable = true;
     types = types.filter((t) => t !== "null");
-    ctx.notes.push({ path: child(path, "type"), change: "a null type became nullable: true" });
+    ctx.notes?.push({ path: child(path, "type"), change: "a null type became nullable: true" });
   }
   if (types.length > 1) {
-    ctx.notes.push({ path: child(path, "type"), change: "several types became anyOf" });
+    ctx.notes?.push({ path: child(path, "type"), change: "several types became anyOf" });
     const { type: _t, ...rest } = node;
     node = {
       ...rest,
@@ -136,11 +144,11 @@ function convert(input: unknown, path: string, ctx: Ctx, refs: readonly string[]
         (b.type === "null" || (Array.isArray(b.enum) && b.enum.length === 1 && b.enum[0] === null))
       ) {
         isNullable = true;
-        ctx.notes.push({ path: child(path, "anyOf", i), change: "a null branch became nullable: true" });
+        ctx.notes?.push({ path: child(path, "anyOf", i), change: "a null branch became nullable: true" });
       } else branches.push(convert(b, child(path, "anyOf", i), ctx, refs));
     });
     if (branches.length === 1 && type === undefined) {
-      ctx.notes.push({ path: child(path, "anyOf"), change: "a single remaining branch replaced anyOf" });
+      ctx.notes?.push({ path: child(path, "anyOf"), change: "a single remaining branch replaced anyOf" });
       const only = branches[0]!;
       for (const [k, v] of Object.entries(only))
         if (k !== "description" || node.description === undefined) out[k] = v;
@@ -152,11 +160,11 @@ function convert(input: unknown, path: string, ctx: Ctx, refs: readonly string[]
     const values = node.enum.filter((v) => v !== null);
     if (values.length < node.enum.length) {
       isNullable = true;
-      ctx.notes.push({ path: child(path, "enum"), change: "null in enum became nullable: true" });
+      ctx.notes?.push({ path: child(path, "enum"), change: "null in enum became nullable: true" });
     }
     const kinds = new Set(values.map((v) => typeof v));
     if (values.some((v) => typeof v !== "string")) {
-      ctx.notes.push({ path: child(path, "enum"), change: "enum values written as strings" });
+      ctx.notes?.push({ path: child(path, "enum"), change: "enum values written as strings" });
       if (kinds.size === 1 && kinds.has("number") && (type === "integer" || type === "number")) {
         out.format = "enum";
       } else if (type !== "string") {
@@ -168,11 +176,13 @@ function convert(input: unknown, path: string, ctx: Ctx, refs: readonly string[]
   }
   if (type !== undefined) out.type = type;
 
-  for (const [key, value] of Object.entries(node)) {
+  // for...in, not Object.entries: no [key, value] pair per key (node is a plain copy of our own)
+  for (const key in node) {
+    const value = node[key];
     if (key === "type" || key === "enum" || key === "anyOf" || key === "nullable" || key === "description")
       continue;
     if (DROPPED.has(key)) {
-      ctx.notes.push({ path: child(path, key), change: `dropped ${key}` });
+      ctx.notes?.push({ path: child(path, key), change: `dropped ${key}` });
       continue;
     }
     if (key === "properties" || key === "required" || key === "items") continue;
@@ -198,7 +208,7 @@ function convert(input: unknown, path: string, ctx: Ctx, refs: readonly string[]
   if (type === "array") convertArray(node, out, path, ctx, refs, moved);
   if (isNullable) out.nullable = true;
   for (const [key] of moved)
-    ctx.notes.push({ path: child(path, key), change: `moved ${key} into the description` });
+    ctx.notes?.push({ path: child(path, key), change: `moved ${key} into the description` });
   const description = withMovedKeywords(node.description, moved);
   if (description !== "") out.description = description;
   return out;
@@ -210,7 +220,7 @@ function convertObject(node: Node, out: Node, path: string, ctx: Ctx, refs: read
   if (names.length === 0) {
     if (path !== "") {
       delete out.type;
-      ctx.notes.push({
+      ctx.notes?.push({
         path,
         change: "a free-form object became an untyped value (Gemini needs properties)",
       });
@@ -224,7 +234,7 @@ function convertObject(node: Node, out: Node, path: string, ctx: Ctx, refs: read
   if (Array.isArray(node.required)) {
     const required = (node.required as string[]).filter((r) => names.includes(r));
     if (required.length < node.required.length)
-      ctx.notes.push({
+      ctx.notes?.push({
         path: child(path, "required"),
         change: "dropped required names that are not properties",
       });
@@ -245,13 +255,13 @@ function convertArray(
     const branches = items.map((b, i) => convert(b, child(path, "items", i), ctx, refs));
     out.items = branches.length === 1 ? branches[0] : { anyOf: branches };
     moved.push(["positions", `a tuple of ${items.length}`]);
-    ctx.notes.push({
+    ctx.notes?.push({
       path: child(path, "items"),
       change: "a tuple became an array of any of its item types",
     });
   } else if (items === undefined || items === true) {
     out.items = {};
-    ctx.notes.push({
+    ctx.notes?.push({
       path: child(path, "items"),
       change: "added an untyped item schema (Gemini needs items)",
     });

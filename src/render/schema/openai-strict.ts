@@ -3,7 +3,14 @@ import { mergeAllOf } from "./all-of.js";
 import { withMovedKeywords } from "./describe.js";
 import { rewriteOneOfAndConst } from "./one-of-const.js";
 import { resolveLocalRef, toDefsRef } from "./refs.js";
-import { type ConvertedSchema, child, isNode, type Node, type SchemaNote } from "./types.js";
+import {
+  type ConvertedSchema,
+  type ConvertOptions,
+  child,
+  isNode,
+  type Node,
+  type SchemaNote,
+} from "./types.js";
 
 // OpenAI Structured Outputs, "Supported schemas": the keywords strict mode accepts. Everything
 // else is moved into the description so the model still reads it.
@@ -58,12 +65,13 @@ class NotStrict extends Error {
  * description. A schema strict mode cannot express (a free-form map, an untyped value) is sent
  * unchanged with `strict: false`, and the reason is noted. Pure: the input is never mutated.
  */
-export function toOpenAIStrict(schema: JsonSchema): ConvertedSchema {
+export function toOpenAIStrict(schema: JsonSchema, options?: ConvertOptions): ConvertedSchema {
   const notes: SchemaNote[] = [];
+  const sink = options?.notes === false ? undefined : notes;
   const { $schema, ...root } = schema;
-  if ($schema !== undefined) notes.push({ path: "/$schema", change: "removed $schema" });
+  if ($schema !== undefined) sink?.push({ path: "/$schema", change: "removed $schema" });
   try {
-    const ctx = { root, notes, properties: 0, steps: 0 };
+    const ctx: Ctx = { root, notes: sink, properties: 0, steps: 0 };
     const out = convertRoot(root, ctx);
     checkLimits(out);
     if (ctx.properties > OPENAI_STRICT_LIMITS.properties) {
@@ -86,7 +94,8 @@ export function toOpenAIStrict(schema: JsonSchema): ConvertedSchema {
 
 interface Ctx {
   root: Node;
-  notes: SchemaNote[];
+  /** Undefined when the caller asked for no notes. */
+  notes: SchemaNote[] | undefined;
   properties: number;
   steps: number;
 }
@@ -95,7 +104,7 @@ function convertRoot(root: Node, ctx: Ctx): Node {
   const node = { ...root };
   if (node.type === undefined && node.anyOf === undefined && node.oneOf === undefined) {
     node.type = "object";
-    ctx.notes.push({ path: "", change: 'added type "object" at the root' });
+    ctx.notes?.push({ path: "", change: 'added type "object" at the root' });
   }
   if (node.type !== "object") throw new NotStrict("", "the root is not a plain object schema");
   const defs = {
@@ -107,7 +116,7 @@ function convertRoot(root: Node, ctx: Ctx): Node {
   const out = convert(node, "", ctx);
   if (Object.keys(defs).length > 0) {
     if (isNode(root.definitions))
-      ctx.notes.push({ path: "/definitions", change: "renamed definitions to $defs" });
+      ctx.notes?.push({ path: "/definitions", change: "renamed definitions to $defs" });
     const converted: Node = {};
     for (const [name, def] of Object.entries(defs)) {
       const where = child("", isNode(root.$defs) && name in root.$defs ? "$defs" : "definitions", name);
@@ -121,20 +130,20 @@ function convertRoot(root: Node, ctx: Ctx): Node {
 function convert(input: unknown, path: string, ctx: Ctx): Node {
   // folding allOf inlines references, so a self-referencing allOf would never end
   if (path.length > 4000 || ++ctx.steps > 100_000) throw new NotStrict(path, "the schema nests without end");
-  if (input === true || (isNode(input) && Object.keys(input).length === 0))
+  if (input === true || (isNode(input) && isEmpty(input)))
     throw new NotStrict(path, "a value of any type cannot be expressed");
   if (!isNode(input)) throw new NotStrict(path, "a boolean schema cannot be expressed");
   let node: Node = { ...input };
   if (Array.isArray(node.allOf)) {
     const branches = node.allOf.map((b) => resolveBranch(b, path, ctx));
     node = mergeAllOf(node, branches);
-    ctx.notes.push({ path, change: "folded allOf into one schema" });
+    ctx.notes?.push({ path, change: "folded allOf into one schema" });
   }
   rewriteOneOfAndConst(node, path, ctx.notes);
   if (node.nullable === true) {
     delete node.nullable;
     node = nullable(node);
-    ctx.notes.push({ path, change: "nullable: true became a null type" });
+    ctx.notes?.push({ path, change: "nullable: true became a null type" });
   }
   if (typeof node.$ref === "string") return convertRef(node, path, ctx);
   if (node.type === undefined) {
@@ -143,7 +152,7 @@ function convert(input: unknown, path: string, ctx: Ctx): Node {
       const t = enumType(node.enum);
       if (t) node.type = t;
     } else if (node.items !== undefined) node.type = "array";
-    if (node.type !== undefined) ctx.notes.push({ path, change: `added type ${JSON.stringify(node.type)}` });
+    if (node.type !== undefined) ctx.notes?.push({ path, change: `added type ${JSON.stringify(node.type)}` });
   }
   if (node.type === undefined && !Array.isArray(node.anyOf) && !Array.isArray(node.enum))
     throw new NotStrict(path, "a value without a type cannot be expressed");
@@ -151,7 +160,8 @@ function convert(input: unknown, path: string, ctx: Ctx): Node {
   const out: Node = {};
   const moved: Array<[string, unknown]> = [];
   const types = typeList(node.type);
-  for (const [key, value] of Object.entries(node)) {
+  for (const key in node) {
+    const value = node[key];
     if (key === "format" && !(typeof value === "string" && OPENAI_STRICT_FORMATS.has(value))) {
       moved.push([key, value]);
     } else if (!KEPT.has(key)) moved.push([key, value]);
@@ -171,7 +181,7 @@ function convert(input: unknown, path: string, ctx: Ctx): Node {
   if (types.includes("object")) convertObject(node, out, path, ctx);
   if (types.includes("array")) convertArray(node, out, path, ctx, moved);
   for (const [key] of moved)
-    ctx.notes.push({ path: child(path, key), change: `moved ${key} into the description` });
+    ctx.notes?.push({ path: child(path, key), change: `moved ${key} into the description` });
   const description = withMovedKeywords(node.description, moved);
   if (description !== "") out.description = description;
   return out;
@@ -186,21 +196,21 @@ function convertObject(node: Node, out: Node, path: string, ctx: Ctx): void {
     throw new NotStrict(path, "an object with free-form keys cannot be expressed");
   }
   if (extra !== undefined && extra !== false) {
-    ctx.notes.push({
+    ctx.notes?.push({
       path: child(path, "additionalProperties"),
       change: "closed the object (extra keys dropped)",
     });
   } else if (extra === undefined) {
-    ctx.notes.push({ path, change: "added additionalProperties: false" });
+    ctx.notes?.push({ path, change: "added additionalProperties: false" });
   }
-  const required = new Set(Array.isArray(node.required) ? (node.required as string[]) : []);
+  const required: unknown[] = Array.isArray(node.required) ? node.required : [];
   const converted: Node = {};
   for (const name of names) {
     ctx.properties++;
     let schema = convert(props[name], child(path, "properties", name), ctx);
-    if (!required.has(name)) {
+    if (!required.includes(name)) {
       schema = nullable(schema);
-      ctx.notes.push({
+      ctx.notes?.push({
         path: child(path, "properties", name),
         change: "optional property made required and nullable (null means left out)",
       });
@@ -217,7 +227,7 @@ function convertArray(node: Node, out: Node, path: string, ctx: Ctx, moved: Arra
   if (Array.isArray(items)) {
     out.items = { anyOf: items.map((b, i) => convert(b, child(path, "items", i), ctx)) };
     moved.push(["positions", `a tuple of ${items.length}`]);
-    ctx.notes.push({
+    ctx.notes?.push({
       path: child(path, "items"),
       change: "a tuple became an array of any of its item types",
     });
@@ -231,13 +241,13 @@ function convertRef(node: Node, path: string, ctx: Ctx): Node {
   if (!resolveLocalRef(ctx.root, ref)) throw new NotStrict(path, `the reference ${ref} is not local`);
   const out: Node = { $ref: toDefsRef(ref) };
   if (out.$ref !== ref)
-    ctx.notes.push({ path: child(path, "$ref"), change: `rewrote ${ref} to ${out.$ref}` });
+    ctx.notes?.push({ path: child(path, "$ref"), change: `rewrote ${ref} to ${out.$ref}` });
   const moved: Array<[string, unknown]> = [];
   for (const [key, value] of Object.entries(node)) {
     if (key !== "$ref" && key !== "description") moved.push([key, value]);
   }
   for (const [key] of moved)
-    ctx.notes.push({ path: child(path, key), change: `moved ${key} into the description` });
+    ctx.notes?.push({ path: child(path, key), change: `moved ${key} into the description` });
   const description = withMovedKeywords(node.description, moved);
   if (description !== "") out.description = description;
   return out;
@@ -290,19 +300,48 @@ function enumType(values: unknown[]): string | undefined {
 }
 
 function checkLimits(root: Node): void {
-  const walk = (node: unknown, depth: number, path: string) => {
+  // the keys down to the node, joined into a path only when a limit is broken
+  const keys: Array<string | number> = [];
+  const walk = (node: unknown, depth: number) => {
     if (!isNode(node)) return;
     if (depth > OPENAI_STRICT_LIMITS.depth)
-      throw new NotStrict(path, `nesting deeper than ${OPENAI_STRICT_LIMITS.depth} levels`);
+      throw new NotStrict(child("", ...keys), `nesting deeper than ${OPENAI_STRICT_LIMITS.depth} levels`);
     if (Array.isArray(node.enum) && node.enum.length > OPENAI_STRICT_LIMITS.enumValues)
-      throw new NotStrict(path, `an enum of more than ${OPENAI_STRICT_LIMITS.enumValues} values`);
-    if (isNode(node.properties))
-      for (const [k, v] of Object.entries(node.properties)) walk(v, depth + 1, child(path, "properties", k));
-    if (node.items !== undefined) walk(node.items, depth + 1, child(path, "items"));
-    if (Array.isArray(node.anyOf))
-      for (const [i, b] of node.anyOf.entries()) walk(b, depth, child(path, "anyOf", i));
-    if (isNode(node.$defs))
-      for (const [k, v] of Object.entries(node.$defs)) walk(v, 1, child(path, "$defs", k));
+      throw new NotStrict(
+        child("", ...keys),
+        `an enum of more than ${OPENAI_STRICT_LIMITS.enumValues} values`,
+      );
+    if (isNode(node.properties)) {
+      for (const k in node.properties) {
+        keys.push("properties", k);
+        walk(node.properties[k], depth + 1);
+        keys.length -= 2;
+      }
+    }
+    if (node.items !== undefined) {
+      keys.push("items");
+      walk(node.items, depth + 1);
+      keys.length -= 1;
+    }
+    if (Array.isArray(node.anyOf)) {
+      for (let i = 0; i < node.anyOf.length; i++) {
+        keys.push("anyOf", i);
+        walk(node.anyOf[i], depth);
+        keys.length -= 2;
+      }
+    }
+    if (isNode(node.$defs)) {
+      for (const k in node.$defs) {
+        keys.push("$defs", k);
+        walk(node.$defs[k], 1);
+        keys.length -= 2;
+      }
+    }
   };
-  walk(root, 1, "");
+  walk(root, 1);
+}
+
+function isEmpty(node: Node): boolean {
+  for (const key in node) if (Object.hasOwn(node, key)) return false;
+  return true;
 }

@@ -6,6 +6,11 @@ export interface SchemaNote {
   change: string;
 }
 
+/** How a conversion runs; `notes: false` leaves the notes out (a renderer that makes them on demand). */
+export interface ConvertOptions {
+  notes?: boolean;
+}
+
 export interface ConvertedSchema {
   /** The provider form; undefined when the provider wants the field left out (no parameters). */
   schema: JsonSchema | undefined;
@@ -23,6 +28,13 @@ export function isNode(value: unknown): value is Node {
 /** JSON pointer of a child: `~` and `/` escaped as RFC 6901 says. */
 export function child(path: string, ...keys: Array<string | number>): string {
   let out = path;
-  for (const key of keys) out += `/${String(key).replace(/~/g, "~0").replace(/\//g, "~1")}`;
+  for (const key of keys) out += `/${escapeKey(key)}`;
   return out;
+}
+
+function escapeKey(key: string | number): string {
+  const text = String(key);
+  // most keys hold neither character: skip the two regex passes (a cold render makes ~100k paths)
+  if (!text.includes("~") && !text.includes("/")) return text;
+  return text.replace(/~/g, "~0").replace(/\//g, "~1");
 }
