@@ -6,7 +6,7 @@ import { lazyConversions, type NotesSource } from "./conversions.js";
 import { deepFreeze, type LineMemo, RenderMemo, type SystemMemo, type WireMemo } from "./memo.js";
 import { PrefixHasher } from "./prefix-hash.js";
 import { wireName } from "./schema/names.js";
-import { DEFERRED_HEADER, SKILLS_HEADER } from "./system.js";
+import { DEFERRED_HEADER, deferredLine, notListed, SKILLS_HEADER } from "./system.js";
 import { countTokens } from "./tokens.js";
 import type {
   BudgetCut,
@@ -174,7 +174,11 @@ function renderFull(input: RenderInput): { catalog: Catalog; state: State | unde
     skillLines.push(memo.skillLine(skill, text));
     skillTexts.push(text);
   }
-  const deferredNames = kept.deferred.length > 0 ? kept.deferred.join(", ") : undefined;
+  const omittedDeferred = fit.listsOmitted ? all.deferred.length - kept.deferred.length : 0;
+  const deferredNames =
+    kept.deferred.length > 0 || omittedDeferred > 0
+      ? deferredLine(kept.deferred, omittedDeferred)
+      : undefined;
   const { text: system, digest: systemDigest } = memo.system(skillLines, deferredNames, systemText);
   chars += system.length;
   const hasher = new PrefixHasher(Buffer.from(digests.join(""), "latin1"));
@@ -192,6 +196,7 @@ function renderFull(input: RenderInput): { catalog: Catalog; state: State | unde
       ? undefined
       : tokensOf(
           kept,
+          omittedDeferred,
           (t) => (t.description.length > cap ? cutText(t.description, cap) : t.description),
           skillTexts,
         );
@@ -231,7 +236,8 @@ function renderFull(input: RenderInput): { catalog: Catalog; state: State | unde
       maxChars,
       lengths,
       fixedChars:
-        frameChars(kept.skills, kept.deferred) + kept.tools.reduce((sum, t) => sum + t.name.length, 0),
+        frameChars(kept.skills, kept.deferred, omittedDeferred) +
+        kept.tools.reduce((sum, t) => sum + t.name.length, 0),
       totalAtCap: capped(lengths, fit.cap) + capped(skillLengths, fit.cap),
       totalPastCap: capped(lengths, fit.cap + 1) + capped(skillLengths, fit.cap + 1),
       wires: tools,
@@ -542,20 +548,27 @@ interface Fit {
   kept: Entries;
   /** The common description cap; Infinity when nothing is cut. */
   cap: number;
+  /** Whether the budget holds the note on deferred names left out (false only when nothing fits). */
+  listsOmitted: boolean;
 }
 
 /** Characters of the system text's frame: headers, `- name: ` prefixes, separators. */
-function frameChars(skills: readonly CatalogSkill[], deferred: readonly string[]): number {
+function frameChars(
+  skills: readonly CatalogSkill[],
+  deferred: readonly string[],
+  omittedDeferred: number,
+): number {
   let n = 0;
   if (skills.length > 0) {
     n += SKILLS_HEADER.length;
     for (const s of skills) n += 1 + 4 + s.name.length; // "\n- name: "
   }
-  if (deferred.length > 0) {
+  if (deferred.length > 0 || omittedDeferred > 0) {
     if (skills.length > 0) n += 2;
     n += DEFERRED_HEADER.length + 1;
     for (const d of deferred) n += d.length;
-    n += 2 * (deferred.length - 1);
+    if (deferred.length > 1) n += 2 * (deferred.length - 1);
+    if (omittedDeferred > 0) n += (deferred.length > 0 ? 2 : 0) + notListed(omittedDeferred).length;
   }
   return n;
 }
@@ -569,9 +582,10 @@ function fitBudget(all: Entries, charLimit: number, tokenLimit: number | undefin
   let count = all.tools.length + all.skills.length + all.deferred.length;
   for (;;) {
     const kept = take(all, count);
-    const cap = capFor(kept, charLimit, tokenLimit, maxChars);
-    if (cap !== undefined) return { kept, cap };
-    if (count === 0) return { kept, cap: CUT_MARKER.length };
+    const omitted = all.deferred.length - kept.deferred.length;
+    const cap = capFor(kept, omitted, charLimit, tokenLimit, maxChars);
+    if (cap !== undefined) return { kept, cap, listsOmitted: true };
+    if (count === 0) return { kept, cap: CUT_MARKER.length, listsOmitted: false };
     count = shrink(all, count, charLimit, tokenLimit);
   }
 }
@@ -589,12 +603,13 @@ function take(all: Entries, count: number): Entries {
 
 function capFor(
   kept: Entries,
+  omittedDeferred: number,
   charLimit: number,
   tokenLimit: number | undefined,
   maxChars: number,
 ): number | undefined {
   const lengths: number[] = [];
-  let fixed = frameChars(kept.skills, kept.deferred);
+  let fixed = frameChars(kept.skills, kept.deferred, omittedDeferred);
   for (const t of kept.tools) {
     fixed += t.name.length;
     lengths.push(Math.min(t.description.length, maxChars));
@@ -607,6 +622,7 @@ function capFor(
   const noText = { ...kept, tools: kept.tools.map((t) => ({ ...t, description: "" })) };
   const fixedTokens = tokensOf(
     noText,
+    omittedDeferred,
     () => "",
     kept.skills.map(() => ""),
   );
@@ -634,6 +650,7 @@ function capFor(
  */
 function tokensOf(
   kept: Entries,
+  omittedDeferred: number,
   toolText: (t: ToolProjection) => string,
   skillTexts: readonly string[],
 ): number {
@@ -645,7 +662,8 @@ function tokensOf(
       sum += countTokens(`- ${s.name}: `) + countTokens(skillTexts[i]!);
     });
   }
-  if (kept.deferred.length > 0) sum += countTokens(DEFERRED_HEADER) + countTokens(kept.deferred.join(", "));
+  if (kept.deferred.length > 0 || omittedDeferred > 0)
+    sum += countTokens(DEFERRED_HEADER) + countTokens(deferredLine(kept.deferred, omittedDeferred));
   return sum;
 }
 

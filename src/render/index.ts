@@ -11,6 +11,8 @@ export { toOpenAIStrict } from "./schema/openai-strict.js";
 export type { ConvertedSchema, SchemaNote } from "./schema/types.js";
 export {
   DEFERRED_HEADER,
+  deferredLine,
+  notListed,
   renderDeferred,
   renderSkillCatalog,
   renderSystem,

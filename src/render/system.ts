@@ -3,6 +3,21 @@ import type { CatalogSkill } from "./types.js";
 export const SKILLS_HEADER = "Available skills (load one with the skill tool):";
 export const DEFERRED_HEADER = "Deferred tools, names only (load one with tool_search before calling it):";
 
+/**
+ * The end of the deferred names when the budget left some out: the model is told how many more
+ * exist and how to reach them, so a partial list never reads as the whole set.
+ */
+export function notListed(count: number): string {
+  return `${count} more not listed here (tool_search finds them)`;
+}
+
+/** The deferred names line: the listed names, then `notListed` when `omitted` is above 0. */
+export function deferredLine(listed: readonly string[], omitted: number): string {
+  const names = listed.join(", ");
+  if (omitted <= 0) return names;
+  return names === "" ? notListed(omitted) : `${names}, ${notListed(omitted)}`;
+}
+
 /** The skill catalog part of the system text; skills sorted by name (code-point order). */
 export function renderSkillCatalog(skills: readonly CatalogSkill[]): string {
   if (skills.length === 0) return "";

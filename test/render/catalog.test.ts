@@ -7,6 +7,7 @@ import {
   type Catalog,
   CUT_MARKER,
   DEFERRED_HEADER,
+  notListed,
   RenderMemo,
   renderCatalog,
   supportedProviders,
@@ -96,6 +97,34 @@ describe("catalog budget", () => {
     expect(shown).toEqual(tools.slice(0, shown.length).map((t) => t.name));
     expect(c.budget.used).toBeLessThanOrEqual(300);
     expect(c.budget.truncated).toBe(true);
+  });
+
+  it("property: deferred names left out are counted in the text the model sees, within budget", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 300 }),
+        fc.integer({ min: 200, max: 4000 }),
+        fc.option(fc.integer({ min: 60, max: 1000 }), { nil: undefined }),
+        (deferredCount, chars, tokens) => {
+          const deferred = Array.from({ length: deferredCount }, (_, i) => `deferred_tool_${i}`);
+          const c = renderCatalog({
+            provider: "openai-chat",
+            tools: [tool("resident", words(40))],
+            deferred,
+            budget: { chars, ...(tokens !== undefined ? { tokens } : {}) },
+            memo: new RenderMemo(),
+          });
+          expect(c.budget.chars!.used).toBeLessThanOrEqual(chars);
+          if (c.budget.tokens) expect(c.budget.tokens.used).toBeLessThanOrEqual(c.budget.tokens.limit);
+          const left = c.report.omitted.filter((n) => n.startsWith("deferred_tool_"));
+          expect([...c.deferred, ...left].sort()).toEqual([...deferred].sort());
+          if (left.length > 0 && c.system.includes(DEFERRED_HEADER))
+            expect(c.system.endsWith(notListed(left.length))).toBe(true);
+          if (left.length === 0) expect(c.system).not.toContain("not listed here");
+        },
+      ),
+      { numRuns: 120 },
+    );
   });
 
   it("caps any one description at catalog.descriptionMaxChars", () => {
