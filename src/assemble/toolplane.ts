@@ -104,7 +104,7 @@ export class Toolplane {
     const plane = new Toolplane(loadConfig(options), parseScopeChain(options.scope), options, session);
     const builtin = options.progress ? { progress: options.progress } : {};
     plane.tools.register(GLOBAL_LAYER, builtinProvider([skillTool(() => plane.skillsView())], builtin));
-    plane.tools.register(GLOBAL_LAYER, ticketProvider());
+    if (plane.config.get("tools.examples") as boolean) plane.tools.register(GLOBAL_LAYER, ticketProvider());
     const modules = await loadToolModules(
       plane.config.get("tools.modules") as ToolModuleSpec[],
       plane.config.projectRoot,

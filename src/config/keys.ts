@@ -233,6 +233,12 @@ export const CONFIG_KEYS = {
     default: 60_000,
     doc: "how often a full skill rescan is compared with the watched state (0: never)",
   },
+  "tools.examples": {
+    kind: "assembly",
+    schema: z.boolean(),
+    default: true,
+    doc: "register the example integration (ticket_status, SPEC's seed section 11); a harness that embeds toolplane sets false",
+  },
   "tools.modules": {
     kind: "assembly",
     schema: z.array(

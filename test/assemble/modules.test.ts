@@ -85,4 +85,21 @@ describe("tools.modules", () => {
       await plane.close();
     }
   });
+
+  it("registers the ticket_status example unless tools.examples is false", async () => {
+    for (const [examples, expected] of [
+      [undefined, true],
+      [false, false],
+    ] as const) {
+      const config = examples === undefined ? {} : { tools: { examples } };
+      const plane = await open({ ".toolplane/config.json": JSON.stringify(config) });
+      try {
+        const names = (await plane.visibleTools()).map((t) => t.name);
+        expect(names.includes("ticket_status")).toBe(expected);
+        expect(names).toContain("read");
+      } finally {
+        await plane.close();
+      }
+    }
+  });
 });
