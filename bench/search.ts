@@ -79,27 +79,34 @@ figures.push(
 // How much of the R@1 gap exact twins explain: tools with the same description words or the same
 // name words as the labelled answer (e.g. solve_quadratic_equation / solve.quadratic_equation),
 // which no query can tell apart. Counting a twin of the answer as a hit gives an upper view.
-const byName = new Map(set.catalog.map((fn) => [fn.name, fn]));
-const descKey = (fn: BfclFunction) => terms(fn.description).sort().join(" ");
-const nameKey = (fn: BfclFunction) => [...new Set(terms(fn.name))].sort().join(" ");
+// Each tool's two keys, computed once; a key shared by two tools marks them as twins.
+const keysOf = new Map(
+  set.catalog.map((fn) => [
+    fn.name,
+    { desc: terms(fn.description).sort().join(" "), name: [...new Set(terms(fn.name))].sort().join(" ") },
+  ]),
+);
 const descCount = new Map<string, number>();
 const nameCount = new Map<string, number>();
-for (const fn of set.catalog) {
-  descCount.set(descKey(fn), (descCount.get(descKey(fn)) ?? 0) + 1);
-  nameCount.set(nameKey(fn), (nameCount.get(nameKey(fn)) ?? 0) + 1);
+for (const k of keysOf.values()) {
+  descCount.set(k.desc, (descCount.get(k.desc) ?? 0) + 1);
+  nameCount.set(k.name, (nameCount.get(k.name) ?? 0) + 1);
 }
-const twins = (a: BfclFunction, b: BfclFunction) =>
-  a === b || descKey(a) === descKey(b) || nameKey(a) === nameKey(b);
+const twins = (a: string, b: string) => {
+  const x = keysOf.get(a)!;
+  const y = keysOf.get(b)!;
+  return a === b || x.desc === y.desc || x.name === y.name;
+};
 let withTwin = 0;
 let twinAwareHits = 0;
 let labelled = 0;
 for (const q of set.queries) {
   if (q.relevant === undefined) continue;
   labelled++;
-  const answer = byName.get(q.relevant)!;
-  if ((descCount.get(descKey(answer)) ?? 0) > 1 || (nameCount.get(nameKey(answer)) ?? 0) > 1) withTwin++;
+  const answer = keysOf.get(q.relevant)!;
+  if (descCount.get(answer.desc)! > 1 || nameCount.get(answer.name)! > 1) withTwin++;
   const top = index.search(q.text, 1)[0];
-  if (top && twins(byName.get(top.name)!, answer)) twinAwareHits++;
+  if (top && twins(top.name, q.relevant)) twinAwareHits++;
 }
 figures.push(
   {

@@ -12,14 +12,8 @@ import {
 } from "../execute/index.js";
 import type { PermissionPolicy } from "../permissions/index.js";
 import type { Snapshot } from "../register/index.js";
-import type { SessionDeferral, VisibleTool } from "./deferral.js";
-import {
-  namespaceOf,
-  SESSION_NAMESPACE,
-  searchWithheld,
-  type VisibilityRules,
-  withheldReason,
-} from "./visibility.js";
+import type { SessionDeferral } from "./deferral.js";
+import { partitionTools, SESSION_NAMESPACE, searchWithheld, type VisibilityRules } from "./visibility.js";
 
 export interface HostRequest {
   /** Decides `ask` permissions; without one every ask is denied. */
@@ -46,23 +40,16 @@ export function assembleHost(w: HostWiring, request: HostRequest = {}): Executio
   // Deferred tools stay callable: a call names the tool, and its arguments are validated against
   // the real schema all the same (a model that guessed them gets the schema's error back).
   const tools = async (): Promise<HostToolSet> => {
-    const snapshot = await w.snapshot();
     const v = w.visibility();
-    const available: HostTool[] = [];
-    const visible: VisibleTool[] = [];
+    const { visible, withheld: hidden } = partitionTools(await w.snapshot(), v);
+    const available: HostTool[] = [...visible];
     const withheld: Array<{ name: string; reason: string; code: ToolErrorCode }> = [];
     const withhold = (name: string, reason: string) => {
       const code = reason.startsWith("it is denied") ? "permission_denied" : "unknown_tool";
       withheld.push({ name, reason, code });
     };
-    for (const e of snapshot.entries) {
-      const namespace = namespaceOf(e);
-      const reason = withheldReason(e.name, namespace, v);
-      if (reason === undefined) {
-        available.push({ tool: e.entry, namespace });
-        visible.push({ tool: e.entry, namespace });
-      } else if (e.name !== TOOL_SEARCH_NAME) withhold(e.name, reason);
-    }
+    // a registered tool named tool_search is reserved: the session's own answers to that name
+    for (const h of hidden) if (h.name !== TOOL_SEARCH_NAME) withhold(h.name, h.reason);
     const searchReason = searchWithheld(v);
     if (searchReason === undefined)
       available.push({ tool: w.deferral.searchTool, namespace: SESSION_NAMESPACE });

@@ -34,12 +34,23 @@ export function searchWithheld(v: VisibilityRules): string | undefined {
   return withheldReason(TOOL_SEARCH_NAME, SESSION_NAMESPACE, v);
 }
 
-/** The snapshot's tools minus withheld ones, in snapshot order. */
-export function visibleOf(snapshot: Snapshot<AnyTool>, v: VisibilityRules): VisibleTool[] {
-  const out: VisibleTool[] = [];
+/** The snapshot's tools split into those the model may see (snapshot order) and those withheld, with why. */
+export function partitionTools(
+  snapshot: Snapshot<AnyTool>,
+  v: VisibilityRules,
+): { visible: VisibleTool[]; withheld: Array<{ name: string; reason: string }> } {
+  const visible: VisibleTool[] = [];
+  const withheld: Array<{ name: string; reason: string }> = [];
   for (const e of snapshot.entries) {
     const namespace = namespaceOf(e);
-    if (withheldReason(e.name, namespace, v) === undefined) out.push({ tool: e.entry, namespace });
+    const reason = withheldReason(e.name, namespace, v);
+    if (reason === undefined) visible.push({ tool: e.entry, namespace });
+    else withheld.push({ name: e.name, reason });
   }
-  return out;
+  return { visible, withheld };
+}
+
+/** The snapshot's tools minus withheld ones, in snapshot order. */
+export function visibleOf(snapshot: Snapshot<AnyTool>, v: VisibilityRules): VisibleTool[] {
+  return partitionTools(snapshot, v).visible;
 }

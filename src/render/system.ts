@@ -24,10 +24,10 @@ export function renderSkillCatalog(skills: readonly CatalogSkill[]): string {
   return skillLines(sortByName(skills)).join("\n");
 }
 
-/** The deferred-tools part: one hint line, then the names, nothing else (no search hints). */
-export function renderDeferred(names: readonly string[]): string {
-  if (names.length === 0) return "";
-  return `${DEFERRED_HEADER}\n${names.join(", ")}`;
+/** The deferred-tools part: one hint line, then the names (and how many were left out). */
+export function renderDeferred(names: readonly string[], omitted = 0): string {
+  if (names.length === 0 && omitted <= 0) return "";
+  return `${DEFERRED_HEADER}\n${deferredLine(names, omitted)}`;
 }
 
 /** The whole system text: skills (already sorted), then deferred names. */
@@ -36,17 +36,6 @@ export function renderSystem(skills: readonly CatalogSkill[], deferred: readonly
   if (skills.length > 0) parts.push(skillLines(skills).join("\n"));
   if (deferred.length > 0) parts.push(renderDeferred(deferred));
   return parts.join("\n\n");
-}
-
-/** The pieces the system text is counted in (tokens are counted per piece, then summed). */
-export function systemPieces(skills: readonly CatalogSkill[], deferred: readonly string[]): string[] {
-  const pieces: string[] = [];
-  if (skills.length > 0) {
-    pieces.push(SKILLS_HEADER);
-    for (const s of skills) pieces.push(`- ${s.name}: `, s.description);
-  }
-  if (deferred.length > 0) pieces.push(DEFERRED_HEADER, deferred.join(", "));
-  return pieces;
 }
 
 function skillLines(skills: readonly CatalogSkill[]): string[] {

@@ -115,6 +115,7 @@ describe("catalog budget", () => {
             memo: new RenderMemo(),
           });
           expect(c.budget.chars!.used).toBeLessThanOrEqual(chars);
+          expect(c.budget.chars!.used).toBe(catalogText(c).length);
           if (c.budget.tokens) expect(c.budget.tokens.used).toBeLessThanOrEqual(c.budget.tokens.limit);
           const left = c.report.omitted.filter((n) => n.startsWith("deferred_tool_"));
           expect([...c.deferred, ...left].sort()).toEqual([...deferred].sort());
