@@ -32,6 +32,34 @@ export interface ToolContext {
   log?: (line: string) => void;
   /** Streaming output sink, for tools whose output may be larger than memory should hold. */
   stream?: OutputStream;
+  /**
+   * Set by the execution host: how this session's permissions treat paths a tool reaches beyond
+   * the one it was called with (each file a search would show, the file a path turned out to be
+   * once opened). A tool run without a host has none and keeps to the workspace.
+   */
+  paths?: PathAccess;
+}
+
+/** A permission decision about one path, made without asking anyone. */
+export type PathVerdict = "allow" | "ask" | "deny";
+
+/** The session's permission policy for paths, as a tool sees it (see ToolContext.paths). */
+export interface PathAccess {
+  /**
+   * Real paths of the folders whose files a call may reach besides the workspace
+   * (permissions.additionalDirectories, this session's spill directory).
+   */
+  readonly roots: readonly string[];
+  /** False when permissions.workspaceBoundary is off: no path is refused for being outside. */
+  readonly boundary: boolean;
+  /**
+   * The decision for showing each path (absolute) in this call's result: the same rules and
+   * askFiles as a call that named the path itself. An ask this call was already approved under
+   * (the same rule) is "allow".
+   */
+  check(paths: readonly string[]): PathVerdict[];
+  /** Puts one "ask" to the approver (one prompt at a time, like every ask); true when approved. */
+  approve(path: string): Promise<boolean>;
 }
 
 /** A sink a streaming tool writes its raw output to; the host decides inline vs spill. */

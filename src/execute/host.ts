@@ -7,12 +7,13 @@ import {
   type PermissionPolicy,
   type PermissionRequest,
 } from "../permissions/evaluate.js";
-import { buildPermissionRequest } from "../permissions/request.js";
+import { buildPermissionRequest, type RequestEnv } from "../permissions/request.js";
 import { nearest } from "../util/nearest.js";
 import { explainIssues, parseArgs, unknownFields } from "./args.js";
 import { OutputCollector } from "./collector.js";
 import { OutputTooLargeError } from "./errors.js";
 import { limitsFrom, limitText, type ResultLimits } from "./limits.js";
+import { pathAccess } from "./path-access.js";
 import { chooseTimeout, planGroups, runPool } from "./schedule.js";
 import type { SpillStore } from "./spill.js";
 import type { ToolCall, ToolErrorCode, ToolResult } from "./types.js";
@@ -154,7 +155,7 @@ export class ExecutionHost {
     }
     const args = checked.value;
 
-    await this.authorise(call, tool, namespace, args);
+    const { approved, env } = await this.authorise(call, tool, namespace, args);
 
     const limits = limitsFrom(config);
     const timeout = chooseTimeout(tool.name, tool.host.timeoutMs, config);
@@ -172,6 +173,22 @@ export class ExecutionHost {
       workspace: this.options.workspace,
       config,
       stream: collector,
+      // the files a call reaches beyond its own arguments (what a search would show) are decided
+      // by the same policy, as if the call had named each one
+      paths: pathAccess({
+        tool,
+        namespace,
+        args,
+        policy: this.options.policy,
+        env,
+        ...(approved ? { approved } : {}),
+        ...(this.options.ask
+          ? {
+              ask: (decision: Decision, request: PermissionRequest) =>
+                this.serialAsk(() => this.options.ask!({ call, tool: tool.name, decision, request })),
+            }
+          : {}),
+      }),
     };
     if (this.options.log) ctx.log = this.options.log;
 
@@ -258,15 +275,22 @@ export class ExecutionHost {
     return result;
   }
 
-  private async authorise(call: ToolCall, tool: AnyTool, namespace: string, args: unknown): Promise<void> {
+  /** Decides the call; returns the ask it was approved under (if it asked) and the paths' env. */
+  private async authorise(
+    call: ToolCall,
+    tool: AnyTool,
+    namespace: string,
+    args: unknown,
+  ): Promise<{ approved?: Decision; env: RequestEnv }> {
     const spillDir = await this.options.spill.existing();
+    const env: RequestEnv = {
+      cwd: this.options.cwd,
+      workspace: this.options.workspace,
+      extraRoots: [...(this.options.extraRoots ?? []), ...(spillDir ? [spillDir] : [])],
+    };
     let request: PermissionRequest;
     try {
-      request = buildPermissionRequest(tool, namespace, args, {
-        cwd: this.options.cwd,
-        workspace: this.options.workspace,
-        extraRoots: [...(this.options.extraRoots ?? []), ...(spillDir ? [spillDir] : [])],
-      });
+      request = buildPermissionRequest(tool, namespace, args, env);
     } catch (error) {
       throw new CallFailure(
         "tool_error",
@@ -274,7 +298,7 @@ export class ExecutionHost {
       );
     }
     const decision = evaluatePermission(request, this.options.policy);
-    if (decision.effect === "allow") return;
+    if (decision.effect === "allow") return { env };
     if (decision.effect === "deny") {
       throw new CallFailure("permission_denied", `${decision.message}. Do not retry this call as it is.`);
     }
@@ -288,6 +312,7 @@ export class ExecutionHost {
         `${decision.message}, and it was not approved${ask ? "" : " (no approver is attached, so every ask is denied)"}.`,
       );
     }
+    return { approved: decision, env };
   }
 
   private serialAsk(fn: () => boolean | Promise<boolean>): Promise<boolean> {

@@ -6,7 +6,7 @@ import type { Effect, PermissionRule, SourcedRule } from "./rules.js";
 export interface RequestPath {
   /** As the call gave it. */
   input: string;
-  /** Absolute, `..` folded, NFC; symlinks not followed. */
+  /** Absolute, `..` folded, the name as written (rules match its NFC form); symlinks not followed. */
   lexical: string;
   /** Symlinks followed as far as the path exists. */
   real: string;

@@ -1,4 +1,4 @@
-import { realpathSync } from "node:fs";
+import { existsSync, realpathSync } from "node:fs";
 import path from "node:path";
 
 export interface ResolvedPath {
@@ -19,17 +19,38 @@ export class PathError extends Error {
 
 /**
  * Resolves a path argument the way the filesystem will: `..` folded, symlinks followed (for the
- * part that exists), Unicode normalised to NFC, and case folded where the filesystem ignores case.
- * Matching rules against anything less lets `a/../../etc` or a symlink walk out of the workspace.
+ * part that exists), and case folded where the filesystem ignores case. Matching rules against
+ * anything less lets `a/../../etc` or a symlink walk out of the workspace.
+ *
+ * Names are taken byte-exactly as given: a file listed with a decomposed é (NFD, as macOS writes
+ * names) is opened by that name. Only when no such path exists is the other Unicode form tried
+ * (NFC, then NFD), for a name the model re-composed. Rules match NFC forms (evaluate.ts).
  */
-export function resolvePath(input: string, cwd: string, workspace: string): ResolvedPath {
+export function resolvePath(
+  input: string,
+  cwd: string,
+  workspace: string,
+  /** The workspace's real path, when the caller already has it. */
+  workspaceReal?: string,
+): ResolvedPath {
   if (typeof input !== "string" || input === "")
     throw new PathError("the path is empty: give a file or folder path");
   if (input.includes("\0")) throw new PathError("the path contains a NUL byte: give a plain file path");
-  const absolute = path.resolve(cwd, input.normalize("NFC"));
+  const absolute = existingForm(path.resolve(cwd, input));
   const real = realpathOfLongestPrefix(absolute);
-  const root = realpathOfLongestPrefix(path.resolve(workspace));
+  const root = workspaceReal ?? realpathOfLongestPrefix(path.resolve(workspace));
   return { absolute, real, inside: isInside(real, root) };
+}
+
+/** The path as written when it exists, else its NFC or NFD form when one of those does. */
+function existingForm(absolute: string): string {
+  // printable ASCII has one form only (the common case: no lookup)
+  if (/^[ -~]*$/.test(absolute) || existsSync(absolute)) return absolute;
+  for (const form of ["NFC", "NFD"] as const) {
+    const other = absolute.normalize(form);
+    if (other !== absolute && existsSync(other)) return other;
+  }
+  return absolute;
 }
 
 export function isInside(candidate: string, root: string): boolean {

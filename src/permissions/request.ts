@@ -36,23 +36,35 @@ export function buildPermissionRequest(
 }
 
 export function resolveRequestPath(input: string, env: RequestEnv): RequestPath {
-  try {
-    const resolved = resolvePath(input, env.cwd, env.workspace);
-    const root = resolvePath(env.workspace, env.workspace, env.workspace).real;
-    const inside =
-      resolved.inside ||
-      env.extraRoots.some((extra) => isInside(resolved.real, resolvePath(extra, env.cwd, extra).real));
-    const out: RequestPath = { input, lexical: resolved.absolute, real: resolved.real, inside };
-    if (resolved.inside) out.relative = toPosix(path.relative(root, resolved.real));
-    const lexicalRel = path.relative(path.resolve(env.workspace), resolved.absolute);
-    if (!lexicalRel.startsWith("..") && !path.isAbsolute(lexicalRel))
-      out.lexicalRelative = toPosix(lexicalRel);
-    return out;
-  } catch (error) {
-    if (!(error instanceof PathError)) throw error;
-    const shown = String(input);
-    return { input: shown, lexical: shown, real: shown, inside: false, problem: error.message };
-  }
+  return requestPathResolver(env)(input);
+}
+
+/**
+ * resolveRequestPath for many paths under one env: the workspace and the added roots are
+ * resolved once, so each path costs one realpath (a search checks every file it would show).
+ */
+export function requestPathResolver(env: RequestEnv): (input: string) => RequestPath {
+  let roots: { workspace: string; extra: string[] } | undefined;
+  return (input) => {
+    try {
+      roots ??= {
+        workspace: resolvePath(env.workspace, env.workspace, env.workspace).real,
+        extra: env.extraRoots.map((extra) => resolvePath(extra, env.cwd, extra).real),
+      };
+      const resolved = resolvePath(input, env.cwd, env.workspace, roots.workspace);
+      const inside = resolved.inside || roots.extra.some((extra) => isInside(resolved.real, extra));
+      const out: RequestPath = { input, lexical: resolved.absolute, real: resolved.real, inside };
+      if (resolved.inside) out.relative = toPosix(path.relative(roots.workspace, resolved.real));
+      const lexicalRel = path.relative(path.resolve(env.workspace), resolved.absolute);
+      if (!lexicalRel.startsWith("..") && !path.isAbsolute(lexicalRel))
+        out.lexicalRelative = toPosix(lexicalRel);
+      return out;
+    } catch (error) {
+      if (!(error instanceof PathError)) throw error;
+      const shown = String(input);
+      return { input: shown, lexical: shown, real: shown, inside: false, problem: error.message };
+    }
+  };
 }
 
 function toPosix(p: string): string {

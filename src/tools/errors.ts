@@ -1,3 +1,5 @@
+import type { Stats } from "node:fs";
+
 /** A failure the model can act on: the message says what went wrong and what to do instead. */
 export class FileToolError extends Error {
   constructor(message: string) {
@@ -8,6 +10,7 @@ export class FileToolError extends Error {
 
 /** Turns a filesystem errno into one line that says what to do. */
 export function describeFsError(err: unknown, shown: string): FileToolError {
+  // the wording is shared by read, grep and glob: one missing path reads the same from each
   const code = (err as NodeJS.ErrnoException)?.code;
   switch (code) {
     case "ENOENT":
@@ -24,4 +27,15 @@ export function describeFsError(err: unknown, shown: string): FileToolError {
     default:
       return new FileToolError(`${shown}: ${(err as Error)?.message ?? String(err)}`);
   }
+}
+
+/** What a path that is neither a file nor a folder is, for the error that refuses it. */
+export function specialKind(
+  st: Pick<Stats, "isFIFO" | "isCharacterDevice" | "isBlockDevice" | "isSocket">,
+): string {
+  if (st.isFIFO()) return "a FIFO (named pipe)";
+  if (st.isCharacterDevice()) return "a character device";
+  if (st.isBlockDevice()) return "a block device";
+  if (st.isSocket()) return "a socket";
+  return "a special file";
 }

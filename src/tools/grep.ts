@@ -6,11 +6,16 @@ import { defineTool } from "../declare/index.js";
 import type { RenderedOutput, ToolContext } from "../declare/types.js";
 import { noProgress, type Progress, type ProgressFactory } from "../util/progress.js";
 import { FileToolError } from "./errors.js";
+import { globFilter } from "./glob-filter.js";
 import { configInt, GREP_LINE_MAX_BYTES, GREP_MAX_MATCHES, RAW_MAX_BYTES } from "./limits.js";
+import { cutToFit, lineCutMarker, lineCutMarkerMax } from "./line-cut.js";
+import { openedAllowed } from "./opened-path.js";
 import { NOT_UTF8_NOTE, type RawPath, rawPath } from "./raw-path.js";
-import { RawCapError, runRg } from "./rg.js";
-import { comparePaths, cutUtf8 } from "./search-order.js";
-import { workspacePath } from "./workspace-path.js";
+import { describeRgStart, fdName, MAX_FDS, RawCapError, RgStartError, runRg } from "./rg.js";
+import { comparePaths } from "./search-order.js";
+import { againOpen, openSearchTarget, type SearchTarget } from "./search-target.js";
+import { noneWithheld, type Withheld, withheldNote, withheldSchema } from "./withheld.js";
+import { type PathContext, type ToolPath, workspacePath } from "./workspace-path.js";
 
 export const grepParameters = z.object({
   pattern: z.string().min(1).describe("Regular expression (Rust regex syntax) to search file contents for"),
@@ -43,6 +48,8 @@ export const grepOutput = z.object({
   /** True when matches past the cap were left out. */
   capped: z.boolean(),
   cap: z.number().int(),
+  /** Only when matching files were left out by the permission rules: how many, never which. */
+  withheld: withheldSchema.optional(),
 });
 export type GrepValue = z.output<typeof grepOutput>;
 export type GrepMatch = z.output<typeof grepMatch>;
@@ -51,7 +58,7 @@ export const GREP_DESCRIPTION =
   "Search file contents with a regular expression (ripgrep). Returns matching lines with paths " +
   // The match cap is run-time config (grep.maxMatches), so the description only says there is one.
   "and line numbers, sorted by path then line, up to a match cap that the result reports. " +
-  "Skips .gitignore'd files and .git. " +
+  "Skips .gitignore'd files and .git, also with a glob. " +
   "Not for finding files by name: use glob.";
 
 export interface GrepOptions {
@@ -79,6 +86,9 @@ export function grepTool(options: { progress?: ProgressFactory } = {}) {
   });
 }
 
+/** What grep needs of its context (the host's ToolContext, or less for a library caller). */
+type SearchContext = PathContext & Pick<ToolContext, "config" | "signal">;
+
 /** Options shared by both passes: what is searched and how the pattern matches. */
 function matchFlags(args: GrepArgs): string[] {
   const flags = ["--hidden", "--glob=!.git", "--no-require-git"];
@@ -87,18 +97,29 @@ function matchFlags(args: GrepArgs): string[] {
   return flags;
 }
 
+/** A file pass 1 counted matching lines in. */
+interface Counted {
+  path: RawPath;
+  count: number;
+  /** The permission rules ask before it may be shown. */
+  ask?: boolean;
+}
+
 /**
  * Two passes keep the result deterministic without giving up rg's parallel walk:
  * 1. `rg --count` over the tree, in parallel: which files match and how many lines each. Its
- *    output is one short line per matching file, however many matches there are.
+ *    output is one short line per matching file, however many matches there are. Each file is
+ *    then decided by the permission rules (ctx.paths): a denied one leaves the counts.
  * 2. `rg --json --sort path` over just the first files, in path order, that hold the cap's worth
- *    of matches; reading stops at the cap and rg is killed.
+ *    of matches; reading stops at the cap and rg is killed. Each file is opened here first and
+ *    checked where it really is (a folder swapped for a symlink since pass 1 must not lead out),
+ *    and rg reads the open file: no path is opened twice.
  * A single `rg --sort path --json` pass would also be deterministic, but sorting makes rg walk on
  * one thread: 1.3x to 1.8x slower than raw rg on a tree with few matches (docs/tools.md).
  */
 export async function grep(
   args: GrepArgs,
-  ctx: Pick<ToolContext, "cwd" | "workspace" | "config" | "signal">,
+  ctx: SearchContext,
   options: GrepOptions = {},
 ): Promise<GrepValue> {
   const bar = options.progress ?? SILENT;
@@ -109,72 +130,161 @@ export async function grep(
   }
 }
 
-async function search(
+async function search(args: GrepArgs, ctx: SearchContext, bar: Progress): Promise<GrepValue> {
+  const target = workspacePath(args.path, ctx);
+  const scope = await openSearchTarget(target, ctx, "grep");
+  try {
+    return await searchIn(target, scope, args, ctx, bar);
+  } catch (err) {
+    if (err instanceof RgStartError) {
+      throw describeRgStart(err, err.cwd === ctx.cwd ? `the working directory ${ctx.cwd}` : target.shown);
+    }
+    throw err;
+  } finally {
+    if (scope.kind === "file") await scope.handle.close();
+  }
+}
+
+async function searchIn(
+  target: ToolPath,
+  scope: SearchTarget,
   args: GrepArgs,
-  ctx: Pick<ToolContext, "cwd" | "workspace" | "config" | "signal">,
+  ctx: SearchContext,
   bar: Progress,
 ): Promise<GrepValue> {
-  const target = workspacePath(args.path, ctx);
   const cap = configInt(ctx.config, "grep.maxMatches", GREP_MAX_MATCHES);
-  const lineMax = Math.min(
-    configInt(ctx.config, "results.lineMaxChars", GREP_LINE_MAX_BYTES),
-    GREP_LINE_MAX_BYTES,
-  );
+  const lineMax = configInt(ctx.config, "results.lineMaxChars", GREP_LINE_MAX_BYTES);
   const rawMax = configInt(ctx.config, "results.rawMaxBytes", RAW_MAX_BYTES);
-  const rel = path.relative(ctx.cwd, target.real);
-  const searchArg = rel === "" ? "." : rel.startsWith("..") || path.isAbsolute(rel) ? target.real : rel;
-  const globs = args.glob ? [`--glob=${args.glob}`] : [];
+  const withheld = noneWithheld();
 
-  const counts = await countMatches(
-    [
-      "--count",
-      "--with-filename",
-      "--null",
-      ...matchFlags(args),
-      ...globs,
-      `--regexp=${args.pattern}`,
-      "--",
-      searchArg,
-    ],
-    ctx,
-    rawMax,
-    args,
-    bar,
-  );
+  let counts: Counted[];
+  if (scope.kind === "file") {
+    // one file, already open and checked: rg reads that descriptor, for the count too
+    const file = rawPath(Buffer.from(target.shown));
+    const found = await countMatches([...countFlags(args), "--", fdName(0)], ctx, rawMax, args, bar, [
+      scope.handle.fd,
+    ]);
+    counts = found.map((c) => ({ path: file, count: c.count }));
+  } else {
+    const rel = path.relative(ctx.cwd, target.real);
+    const searchArg = rel === "" ? "." : rel.startsWith("..") || path.isAbsolute(rel) ? target.real : rel;
+    const filter = await globFilter(args.glob);
+    try {
+      counts = await countMatches(
+        [...countFlags(args), ...filter.args, "--", searchArg],
+        ctx,
+        rawMax,
+        args,
+        bar,
+      );
+    } finally {
+      await filter.dispose();
+    }
+    counts = permitted(counts, ctx, withheld);
+  }
   counts.sort((a, b) => comparePaths(a.path.shown, b.path.shown));
-  const totalMatches = counts.reduce((n, c) => n + c.count, 0);
 
   const matches: GrepMatch[] = [];
-  const wanted = Math.min(cap, totalMatches);
+  const wanted = Math.min(cap, total(counts));
+  const searched: Counted[] = [];
   let next = 0;
   while (matches.length < cap && next < counts.length) {
     // the fewest files, in path order, whose counts reach what the cap still needs
-    const batch: RawPath[] = [];
+    const batch: Opened[] = [];
     let expected = 0;
-    let opened = 0;
-    while (next < counts.length && matches.length + expected < cap && opened < MAX_FDS_PER_RUN) {
-      if (!counts[next]!.path.utf8) opened++;
-      batch.push(counts[next]!.path);
-      expected += counts[next]!.count;
-      next++;
+    try {
+      while (next < counts.length && matches.length + expected < cap && batch.length < MAX_FDS) {
+        const file = counts[next++]!;
+        if (scope.kind === "file") batch.push({ file, ...(await againOpen(scope, target, ctx)) });
+        else {
+          const handle = await openChecked(file, ctx, withheld);
+          if (handle === undefined) continue;
+          batch.push({ file, handle, owned: true });
+        }
+        searched.push(file);
+        expected += file.count;
+      }
+      if (batch.length > 0) await collectMatches(batch, args, ctx, cap, lineMax, rawMax, matches);
+    } finally {
+      await Promise.all(batch.filter((b) => b.owned).map((b) => b.handle.close()));
     }
-    await collectMatches(batch, args, ctx, cap, lineMax, rawMax, matches);
     bar.update(matches.length, wanted, "matches read");
   }
+  // ask-files past the last file searched were never put to the approver: they stay withheld
+  const rest = counts.slice(next);
+  withheld.unapproved += rest.filter((c) => c.ask).length;
+  const kept = [...searched, ...rest.filter((c) => !c.ask)];
   matches.sort((a, b) => comparePaths(a.path, b.path) || a.line - b.line);
-  const kept = matches.slice(0, cap);
-  return {
+  const shown = matches.slice(0, cap);
+  const totalMatches = total(kept);
+  const value: GrepValue = {
     pattern: args.pattern,
-    matches: kept,
-    totalMatches: Math.max(totalMatches, kept.length),
-    filesWithMatches: counts.length,
-    capped: totalMatches > kept.length,
+    matches: shown,
+    totalMatches: Math.max(totalMatches, shown.length),
+    filesWithMatches: kept.length,
+    capped: totalMatches > shown.length,
     cap,
   };
+  if (withheld.denied + withheld.unapproved > 0) value.withheld = withheld;
+  return value;
 }
 
-/** Names that are not UTF-8 go to the second pass as open files: at most this many per rg run. */
-const MAX_FDS_PER_RUN = 64;
+interface Opened {
+  file: Counted;
+  handle: FileHandle;
+  /** Opened for this batch (closed after it), not the search's own open file. */
+  owned: boolean;
+}
+
+const total = (counts: readonly Counted[]) => counts.reduce((n, c) => n + c.count, 0);
+
+function countFlags(args: GrepArgs): string[] {
+  return ["--count", "--with-filename", "--null", ...matchFlags(args), `--regexp=${args.pattern}`];
+}
+
+/** The counted files the permission rules let a result show (ask-files marked); the rest withheld. */
+function permitted(counts: Counted[], ctx: SearchContext, withheld: Withheld): Counted[] {
+  if (!ctx.paths) return counts;
+  const verdicts = ctx.paths.check(counts.map((c) => absolute(c.path, ctx.cwd)));
+  const out: Counted[] = [];
+  counts.forEach((c, i) => {
+    if (verdicts[i] === "deny") withheld.denied++;
+    else out.push(verdicts[i] === "ask" ? { ...c, ask: true } : c);
+  });
+  return out;
+}
+
+/** A counted path as an absolute path string (for a name that is not UTF-8, approximately). */
+function absolute(p: RawPath, cwd: string): string {
+  return path.resolve(cwd, p.bytes.toString("utf8"));
+}
+
+/**
+ * Opens one counted file for pass 2: an ask-file must be approved first, and the open file must
+ * be a regular file that really is inside the boundary and allowed. Undefined when it may not be
+ * shown (counted as withheld), or is gone.
+ */
+async function openChecked(
+  file: Counted,
+  ctx: SearchContext,
+  withheld: Withheld,
+): Promise<FileHandle | undefined> {
+  const full = absolute(file.path, ctx.cwd);
+  if (file.ask && !(await ctx.paths!.approve(full))) {
+    withheld.unapproved++;
+    return undefined;
+  }
+  const handle = await openRaw(file.path.bytes, ctx.cwd);
+  if (handle === undefined) return undefined; // gone since the count: rg would skip it the same way
+  let ok = false;
+  try {
+    ok = (await handle.stat()).isFile() && (await openedAllowed(handle, { real: full, shown: full }, ctx));
+  } finally {
+    if (!ok) await handle.close();
+  }
+  if (!ok) withheld.denied++;
+  return ok ? handle : undefined;
+}
 
 const DOT_SLASH = Buffer.from("./");
 
@@ -182,8 +292,27 @@ const DOT_SLASH = Buffer.from("./");
 const tidy = (p: RawPath): RawPath =>
   p.bytes.subarray(0, 2).equals(DOT_SLASH) ? rawPath(p.bytes.subarray(2)) : p;
 
-function toMatch(file: RawPath, line: number, text: string, cut: boolean): GrepMatch {
+/**
+ * A match as the result keeps it. Its rendered row (`N: text`) fits results.lineMaxChars, and the
+ * text is at most 2,000 bytes, so the host never cuts it again: a longer line is cut here, once,
+ * and its marker gives the true remainder.
+ */
+function toMatch(file: RawPath, line: number, raw: string, lineMax: number): GrepMatch {
   const p = tidy(file);
+  const prefix = `${line}: `.length;
+  let text = raw;
+  let cut = false;
+  const bytes = Buffer.byteLength(raw);
+  if (prefix + raw.length > lineMax || bytes > GREP_LINE_MAX_BYTES) {
+    const widest = lineCutMarkerMax(bytes);
+    const shown = cutToFit(
+      raw,
+      lineMax - prefix - widest.length,
+      GREP_LINE_MAX_BYTES - Buffer.byteLength(widest),
+    );
+    text = shown + lineCutMarker(bytes - Buffer.byteLength(shown), bytes);
+    cut = true;
+  }
   const m: GrepMatch = { path: p.shown, line, text };
   if (cut) m.cut = true;
   if (!p.utf8) m.pathBytes = p.bytes.toString("base64");
@@ -192,13 +321,14 @@ function toMatch(file: RawPath, line: number, text: string, cut: boolean): GrepM
 
 async function countMatches(
   rgArgs: string[],
-  ctx: Pick<ToolContext, "cwd" | "signal">,
+  ctx: SearchContext,
   rawMax: number,
   args: GrepArgs,
   bar: Progress,
-): Promise<{ path: RawPath; count: number }[]> {
-  const run = runRg(rgArgs, ctx.cwd, rawMax, ctx.signal);
-  const out: { path: RawPath; count: number }[] = [];
+  fds: readonly number[] = [],
+): Promise<Counted[]> {
+  const run = runRg(rgArgs, ctx.cwd, rawMax, ctx.signal, fds);
+  const out: Counted[] = [];
   let lines = 0;
   try {
     for await (const line of run.lines()) {
@@ -222,79 +352,67 @@ async function countMatches(
   return out;
 }
 
+/**
+ * Pass 2 over open files: rg inherits them as fds and reads /dev/fd/NN in the order given (the
+ * two-digit names sort that way), so the first matches by path are the ones kept at the cap. rg
+ * is also stopped once every file has given the matches it was counted for: given a file by
+ * name, rg does not stop at binary data and would read on through a 100 GiB sparse tail.
+ */
 async function collectMatches(
-  files: RawPath[],
+  batch: readonly Opened[],
   args: GrepArgs,
-  ctx: Pick<ToolContext, "cwd" | "signal">,
+  ctx: SearchContext,
   cap: number,
   lineMax: number,
   rawMax: number,
   into: GrepMatch[],
 ): Promise<void> {
-  // A name that is not UTF-8 cannot be an argument (Node passes arguments as UTF-8 strings): rg
-  // gets the file open as an inherited fd instead, names it /dev/fd/N, and the name is put back.
-  const byArg = new Map<string, RawPath>();
-  const fileArgs: string[] = [];
-  const handles: FileHandle[] = [];
+  const byArg = new Map<string, number>(batch.map((_, i) => [fdName(i), i]));
+  const owed = batch.map((b) => b.file.count);
+  let unpaid = batch.length;
+  const rgArgs = [
+    "--json",
+    "--sort=path",
+    ...matchFlags(args),
+    `--regexp=${args.pattern}`,
+    "--",
+    ...batch.map((_, i) => fdName(i)),
+  ];
+  const run = runRg(
+    rgArgs,
+    ctx.cwd,
+    rawMax,
+    ctx.signal,
+    batch.map((b) => b.handle.fd),
+  );
   try {
-    for (const f of files) {
-      if (f.utf8) {
-        fileArgs.push(f.shown);
-        continue;
-      }
-      const fh = await openRaw(f.bytes, ctx.cwd);
-      if (fh === undefined) continue; // gone since the count: rg would skip it the same way
-      const arg = `/dev/fd/${3 + handles.length}`;
-      handles.push(fh);
-      byArg.set(arg, f);
-      fileArgs.push(arg);
+    for await (const line of run.lines()) {
+      // only match records are parsed; begin/end/summary records are skipped unread
+      if (line[9] !== 109 || !line.subarray(0, MATCH_PREFIX.length).equals(MATCH_PREFIX)) continue;
+      const msg = JSON.parse(line.toString("utf8")) as RgMatch;
+      const i = byArg.get(msg.data.path.text ?? "");
+      if (i === undefined) continue;
+      const raw = msg.data.lines.text ?? Buffer.from(msg.data.lines.bytes ?? "", "base64").toString("utf8");
+      into.push(toMatch(batch[i]!.file.path, msg.data.line_number, raw.replace(/\r?\n$/, ""), lineMax));
+      owed[i]!--;
+      if (owed[i] === 0) unpaid--;
+      if (into.length >= cap || unpaid === 0) break;
     }
-    if (fileArgs.length === 0) return;
-    const rgArgs = [
-      "--json",
-      "--sort=path",
-      ...matchFlags(args),
-      `--regexp=${args.pattern}`,
-      "--",
-      ...fileArgs,
-    ];
-    const fds = handles.map((h) => h.fd);
-    const run = runRg(rgArgs, ctx.cwd, rawMax, ctx.signal, fds);
-    try {
-      for await (const line of run.lines()) {
-        // only match records are parsed; begin/end/summary records are skipped unread
-        if (line[9] !== 109 || !line.subarray(0, MATCH_PREFIX.length).equals(MATCH_PREFIX)) continue;
-        const msg = JSON.parse(line.toString("utf8")) as RgMatch;
-        const raw = msg.data.lines.text ?? Buffer.from(msg.data.lines.bytes ?? "", "base64").toString("utf8");
-        const { text, cut } = cutUtf8(raw.replace(/\r?\n$/, ""), lineMax);
-        const reported = msg.data.path;
-        const file =
-          reported.text !== undefined
-            ? (byArg.get(reported.text) ?? rawPath(Buffer.from(reported.text)))
-            : rawPath(Buffer.from(reported.bytes ?? "", "base64"));
-        into.push(toMatch(file, msg.data.line_number, text, cut));
-        if (into.length >= cap) {
-          run.stop();
-          break;
-        }
-      }
-    } catch (err) {
-      throw rawCapAdvice(err, args);
-    } finally {
-      run.stop();
-    }
-    await run.done;
+  } catch (err) {
+    throw rawCapAdvice(err, args);
   } finally {
-    await Promise.all(handles.map((h) => h.close()));
+    run.stop();
   }
+  await run.done;
 }
 
 /** Opens a file named by raw bytes, relative to `cwd`; undefined when it is no longer there. */
 async function openRaw(bytes: Buffer, cwd: string): Promise<FileHandle | undefined> {
   const full = bytes[0] === 0x2f ? bytes : Buffer.concat([Buffer.from(`${cwd}${path.sep}`), bytes]);
   try {
-    // O_NONBLOCK: a FIFO put there since the count must not hang the search
-    return await open(full, constants.O_RDONLY | constants.O_NONBLOCK);
+    // O_NONBLOCK: a FIFO put there since the count must not hang the search; O_NOFOLLOW: nor may
+    // a symlink put in the file's place (a folder swapped on the way is caught once it is open)
+    return await open(full, constants.O_RDONLY | constants.O_NONBLOCK | (constants.O_NOFOLLOW ?? 0));
   } catch {
     return undefined;
   }
@@ -334,7 +452,11 @@ function rgFailure(stderr: string, args: GrepArgs): FileToolError {
 
 /** Matches grouped under their path, `line: text`, then a line saying what was left out. */
 export function renderGrep(value: GrepValue): RenderedOutput {
-  if (value.matches.length === 0) return `No matches for ${JSON.stringify(value.pattern)}.`;
+  const note = withheldNote(value.withheld);
+  if (value.matches.length === 0) {
+    const none = `No matches for ${JSON.stringify(value.pattern)}.`;
+    return note ? `${none}\n${note}` : none;
+  }
   const out: string[] = [];
   let current: string | undefined;
   for (const m of value.matches) {
@@ -354,6 +476,7 @@ export function renderGrep(value: GrepValue): RenderedOutput {
   } else {
     out.push(`(${value.matches.length} matching lines in ${value.filesWithMatches} files)`);
   }
+  if (note) out.push(note);
   const text = out.join("\n");
   return value.capped ? { content: [{ type: "text", text }], truncated: true } : text;
 }

@@ -14,15 +14,3 @@ export function comparePaths(a: string, b: string): number {
   }
   return a.length - b.length;
 }
-
-/** Cuts `text` to at most `maxBytes` of UTF-8 without splitting a character; the marker shows the cut. */
-export function cutUtf8(text: string, maxBytes: number): { text: string; cut: boolean } {
-  const buf = Buffer.from(text, "utf8");
-  if (buf.length <= maxBytes) return { text, cut: false };
-  let end = maxBytes;
-  while (end > 0 && (buf[end]! & 0xc0) === 0x80) end--;
-  return {
-    text: `${buf.subarray(0, end).toString("utf8")} … [line cut: ${buf.length} bytes in full]`,
-    cut: true,
-  };
-}

@@ -1,6 +1,6 @@
 import path from "node:path";
 import type { ToolContext } from "../declare/types.js";
-import { PathError, resolvePath } from "../permissions/paths.js";
+import { isInside, PathError, realpathOfLongestPrefix, resolvePath } from "../permissions/paths.js";
 import { FileToolError } from "./errors.js";
 
 export interface ToolPath {
@@ -10,15 +10,16 @@ export interface ToolPath {
   shown: string;
 }
 
+export type PathContext = Pick<ToolContext, "cwd" | "workspace"> & Pick<Partial<ToolContext>, "paths">;
+
 /**
- * Resolves a path argument and keeps it in the workspace. The permission layer checks the same
+ * Resolves a path argument and keeps it inside the boundary: the workspace, plus the folders the
+ * host adds (permissions.additionalDirectories, the session's spill directory), or anywhere when
+ * the host says permissions.workspaceBoundary is off. The permission layer checks the same
  * boundary before the call; checking again here means a tool used without that layer (tests,
- * embedders) still cannot read outside it.
+ * embedders) still cannot read outside the workspace.
  */
-export function workspacePath(
-  input: string | undefined,
-  ctx: Pick<ToolContext, "cwd" | "workspace">,
-): ToolPath {
+export function workspacePath(input: string | undefined, ctx: PathContext): ToolPath {
   let resolved: ReturnType<typeof resolvePath>;
   try {
     resolved = resolvePath(input ?? ".", ctx.cwd, ctx.workspace);
@@ -26,12 +27,20 @@ export function workspacePath(
     if (err instanceof PathError) throw new FileToolError(err.message);
     throw err;
   }
-  if (!resolved.inside) {
+  if (!resolved.inside && !insideBoundary(resolved.real, ctx)) {
+    const extra = (ctx.paths?.roots.length ?? 0) > 0 ? " and permissions.additionalDirectories" : "";
     throw new FileToolError(
-      `${input} is outside the workspace ${ctx.workspace}: only files inside it can be read`,
+      `${input} is outside the workspace ${ctx.workspace}${extra}: only files inside it can be read`,
     );
   }
   return { real: resolved.real, shown: showPath(resolved.absolute, ctx.cwd) };
+}
+
+/** Whether a real path is inside the boundary the context draws (see workspacePath). */
+export function insideBoundary(real: string, ctx: PathContext): boolean {
+  if (ctx.paths && !ctx.paths.boundary) return true;
+  const roots = [ctx.workspace, ...(ctx.paths?.roots ?? [])];
+  return roots.some((root) => isInside(real, realpathOfLongestPrefix(path.resolve(root))));
 }
 
 export function showPath(absolute: string, cwd: string): string {

@@ -4,7 +4,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { type GrepValue, grep, grepTool, renderGrep } from "../../src/tools/grep.js";
 import { parseShownPath, showPath } from "../../src/tools/raw-path.js";
-import { comparePaths, cutUtf8 } from "../../src/tools/search-order.js";
+import { cutToFit } from "../../src/tools/line-cut.js";
+import { comparePaths } from "../../src/tools/search-order.js";
 import { progress } from "../../src/util/progress.js";
 import { tempDir, writeTree } from "../helpers/tmp.js";
 
@@ -103,8 +104,12 @@ describe("grep", () => {
     const m = v.matches[0]!;
     expect(m.cut).toBe(true);
     expect(m.text).not.toContain("\uFFFD");
-    expect(m.text).toMatch(/ … \[line cut: 9007 bytes in full\]$/);
-    expect(Buffer.byteLength(m.text.replace(/ … \[.*$/, ""))).toBeLessThanOrEqual(2000);
+    const shown = m.text.replace(/ … \[line cut: .*$/, "");
+    // the marker gives the true remainder, and the row as rendered fits the line limit
+    expect(m.text).toBe(`${shown} … [line cut: ${9007 - Buffer.byteLength(shown)} more bytes, 9007 in all]`);
+    expect(Buffer.byteLength(m.text)).toBeLessThanOrEqual(2000);
+    expect(`${m.line}: ${m.text}`.length).toBeLessThanOrEqual(2000);
+    expect(Buffer.byteLength(shown)).toBeGreaterThan(1900);
   });
 
   it("over the raw output cap it fails with advice, never parsing a cut stream", async () => {
@@ -129,9 +134,12 @@ describe("search helpers", () => {
     expect([...paths].sort(comparePaths)).toEqual(["a", "a/y", "a/y/z", "a-c", "a.b/z", "ab"]);
   });
 
-  it("cutUtf8 never splits a character", () => {
-    expect(cutUtf8("ab", 5)).toEqual({ text: "ab", cut: false });
-    expect(cutUtf8("€€", 4).text).toBe("€ … [line cut: 6 bytes in full]");
+  it("cutToFit never splits a character or a surrogate pair", () => {
+    expect(cutToFit("ab", 5, 5)).toBe("ab");
+    expect(cutToFit("€€", 10, 4)).toBe("€");
+    expect(cutToFit("a😀b", 2, 100)).toBe("a");
+    expect(cutToFit("a😀b", 3, 100)).toBe("a😀");
+    expect(cutToFit("a😀b", 3, 4)).toBe("a");
   });
 });
 

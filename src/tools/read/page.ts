@@ -1,12 +1,17 @@
 import type { FileHandle } from "node:fs/promises";
+import { cutToFit, lineCutMarker, lineCutMarkerMax } from "../line-cut.js";
 import { BLOCK_BYTES, withBlock } from "./blocks.js";
 import { newlineUnit } from "./line-index.js";
 import type { TextEncoding } from "./sniff.js";
 
 export interface PageLimits {
   maxLines: number;
+  /** Bytes the page's rows may take as rendered: prefix, text and the newline after each. */
   maxBytes: number;
+  /** Longest row as rendered (prefix and cut marker included), in UTF-16 code units. */
   lineMaxChars: number;
+  /** Length of what the render puts before row `i` (ASCII: bytes and code units alike). */
+  prefix: (i: number) => number;
 }
 
 export interface Page {
@@ -19,11 +24,6 @@ export interface Page {
   end: number;
   /** Whether the last line read ended with a newline. */
   terminated: boolean;
-}
-
-/** Marker that ends a cut line. It names the full length so the cut is never silent. */
-export function cutMarker(lineBytes: number): string {
-  return ` … [line cut: ${lineBytes} bytes in full]`;
 }
 
 const DECODER_LABEL: Record<TextEncoding, string> = {
@@ -49,7 +49,10 @@ function rangeDecoder(encoding: TextEncoding): (buf: Buffer, from: number, to: n
 /**
  * Reads whole lines from `start`, streaming through a small block: a line longer than the cut
  * keeps only what will be shown and skips the rest, so a 5 MB minified line costs one pass of
- * `indexOf`, not 5 MB of string.
+ * `indexOf`, not 5 MB of string. The page fits `limits` as rendered, so nothing downstream cuts
+ * it again: a row over the line limit is cut here, once, with a marker giving the true remainder;
+ * a first row over the byte budget is cut to fit it; any other row that does not fit starts the
+ * next page.
  */
 export function readPage(
   fh: FileHandle,
@@ -73,6 +76,7 @@ async function readPageInto(
   const decode = rangeDecoder(encoding);
   // enough bytes for lineMaxChars UTF-16 code units in any of the encodings, plus a CR
   const keepBudget = limits.lineMaxChars * 4 + 4;
+  const unitBytes = encodedLength(encoding);
   let blockStart = 0;
   let blockLen = 0;
   const page: Page = { lines: [], cut: [], crlf: [], end: start, terminated: true };
@@ -133,9 +137,30 @@ async function readPageInto(
       const bytes = spanning.length === 1 ? spanning[0]! : Buffer.concat(spanning, keptLen);
       text = decode(bytes, 0, whole && crlf ? keptLen - width : keptLen);
     }
-    const isCut = !whole || text.length > limits.lineMaxChars;
-    if (isCut) text = cutText(text, limits.lineMaxChars) + cutMarker(lineBytes);
-    const cost = Buffer.byteLength(text) + 1;
+    const prefix = limits.prefix(page.lines.length);
+    // the line's own bytes in the file, without its CR
+    const fullBytes = crlf ? lineBytes - width : lineBytes;
+    // the most text bytes a row can hold: the whole budget, as the first row of a page
+    const room = limits.maxBytes - prefix - 1;
+    let isCut = !whole || prefix + text.length > limits.lineMaxChars;
+    if (!isCut && outBytes + prefix + Buffer.byteLength(text) + 1 > limits.maxBytes) {
+      // over the page's byte budget: another row starts the next page; a first row is cut to fit
+      if (page.lines.length > 0) {
+        pos = lineStart;
+        break;
+      }
+      isCut = true;
+    }
+    if (isCut) {
+      const widest = lineCutMarkerMax(fullBytes);
+      const shown = cutToFit(
+        text,
+        limits.lineMaxChars - prefix - widest.length,
+        room - Buffer.byteLength(widest),
+      );
+      text = shown + lineCutMarker(fullBytes - Math.min(fullBytes, unitBytes(shown)), fullBytes);
+    }
+    const cost = prefix + Buffer.byteLength(text) + 1;
     if (outBytes + cost > limits.maxBytes && page.lines.length > 0) {
       pos = lineStart;
       break;
@@ -157,9 +182,9 @@ function isCR(buf: Buffer, at: number, width: 1 | 2, encoding: TextEncoding): bo
     : buf[at] === 0 && buf[at + 1] === 0x0d;
 }
 
-/** The first `max` code units, never splitting a surrogate pair. */
-function cutText(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const code = text.charCodeAt(max - 1);
-  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max);
+/** Bytes a decoded text took in the file's encoding (U+FFFD for a bad UTF-8 byte counts 3). */
+function encodedLength(encoding: TextEncoding): (text: string) => number {
+  if (encoding === "utf-16le" || encoding === "utf-16be") return (t) => t.length * 2;
+  if (encoding === "latin1") return (t) => t.length;
+  return (t) => Buffer.byteLength(t);
 }

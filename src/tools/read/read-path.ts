@@ -1,13 +1,15 @@
 import { constants, type Stats } from "node:fs";
 import { type FileHandle, open, readFile, stat } from "node:fs/promises";
 import type { ToolContext } from "../../declare/types.js";
-import { describeFsError, FileToolError } from "../errors.js";
+import { describeFsError, FileToolError, specialKind } from "../errors.js";
 import { configInt, LINE_MAX_CHARS, MEDIA_MAX_BYTES, READ_MAX_BYTES, READ_MAX_LINES } from "../limits.js";
-import { workspacePath } from "../workspace-path.js";
+import { verifyOpened } from "../opened-path.js";
+import { type PathContext, workspacePath } from "../workspace-path.js";
 import { listDirectory } from "./directory.js";
 import { cachedFacts, type FileFacts, fileVersion, storeFacts } from "./index-cache.js";
 import { LineIndex } from "./line-index.js";
 import { readPage } from "./page.js";
+import { footerReserve, rowPrefix } from "./render.js";
 import { sniffFile, type TextEncoding } from "./sniff.js";
 
 // The reader itself, apart from its declaration: it needs no schema library, so an embedder (or
@@ -57,40 +59,51 @@ export type ReadValue = TextPage | DirectoryPage | MediaValue;
 
 export async function readPath(
   args: ReadArgs,
-  ctx: Pick<ToolContext, "cwd" | "workspace" | "config"> & { signal?: AbortSignal },
+  ctx: PathContext & Pick<ToolContext, "config"> & { signal?: AbortSignal },
 ): Promise<ReadValue> {
   const target = workspacePath(args.path, ctx);
   const offset = args.offset ?? 1;
   const maxLines = Math.min(args.limit ?? READ_MAX_LINES, READ_MAX_LINES);
+  // The page as rendered (numbers, text, footer) fits both read's own limit and the host's inline
+  // limit, so the host never cuts it again and nextOffset is always the first line not shown.
+  const budget = Math.min(READ_MAX_BYTES, configInt(ctx.config, "results.inlineMaxBytes", READ_MAX_BYTES));
   let st: Stats;
   try {
     st = await stat(target.real);
   } catch (err) {
     throw describeFsError(err, target.shown);
   }
-  if (st.isDirectory()) return readDirectory(target.real, target.shown, offset, maxLines);
-  if (!st.isFile()) {
+  if (!st.isDirectory() && !st.isFile()) {
     throw new FileToolError(
-      `${target.shown} is ${kindOf(st)}, not a regular file: read opens files and folders only`,
+      `${target.shown} is ${specialKind(st)}, not a regular file: read opens files and folders only`,
     );
   }
   let fh: FileHandle;
   try {
     // O_NONBLOCK: if the path became a FIFO since stat, opening it must not wait for a writer
-    fh = await open(target.real, constants.O_RDONLY | constants.O_NONBLOCK);
+    fh = await open(
+      target.real,
+      constants.O_RDONLY | constants.O_NONBLOCK | (st.isDirectory() ? constants.O_DIRECTORY : 0),
+    );
   } catch (err) {
     throw describeFsError(err, target.shown);
   }
   try {
     const fst = await fh.stat({ bigint: true });
+    // nothing is read before the open file itself is checked: a symlink swapped in on the way
+    // since the path was resolved must not lead outside, or to a file the rules deny
+    const real = await verifyOpened(fh, target, ctx);
+    if (fst.isDirectory()) {
+      return await readDirectory(openedFolder(fh, real), target.shown, offset, maxLines, budget);
+    }
     if (!fst.isFile())
       throw new FileToolError(`${target.shown} is not a regular file: read opens files and folders only`);
     const size = Number(fst.size);
     const version = fileVersion(fst);
-    let facts = cachedFacts(target.real, version);
+    let facts = cachedFacts(real, version);
     if (facts === undefined) {
       facts = await learnFacts(fh, size);
-      storeFacts(target.real, version, facts);
+      storeFacts(real, version, facts);
     }
     const { sniffed } = facts;
     if (sniffed.kind === "binary") {
@@ -136,8 +149,9 @@ export async function readPath(
     }
     const page = await readPage(fh, start, size, sniffed.encoding, {
       maxLines,
-      maxBytes: READ_MAX_BYTES,
+      maxBytes: budget - footerReserve("file", offset, maxLines),
       lineMaxChars: configInt(ctx.config, "results.lineMaxChars", LINE_MAX_CHARS),
+      prefix: (i) => rowPrefix(offset + i).length,
     });
     const next = offset + page.lines.length;
     const atEnd = page.end >= size;
@@ -166,11 +180,20 @@ async function learnFacts(fh: FileHandle, size: number): Promise<FileFacts> {
   return { sniffed, index: new LineIndex(size, sniffed.bom, sniffed.encoding) };
 }
 
+/**
+ * The folder that is open, by a name that reaches that very folder: Linux's /proc/self/fd/N
+ * (where there is no /proc, the checked real path).
+ */
+function openedFolder(fh: FileHandle, real: string): string {
+  return process.platform === "linux" ? `/proc/self/fd/${fh.fd}` : real;
+}
+
 async function readDirectory(
   dir: string,
   shown: string,
   offset: number,
   maxLines: number,
+  budget: number,
 ): Promise<DirectoryPage> {
   let all: string[];
   try {
@@ -182,10 +205,11 @@ async function readDirectory(
     throw new FileToolError(`offset ${offset} is past the end of ${shown}: it has ${all.length} entries`);
   }
   const entries: string[] = [];
+  const room = budget - footerReserve("directory", offset, maxLines, all.length);
   let bytes = 0;
   for (let i = offset - 1; i < all.length && entries.length < maxLines; i++) {
-    const cost = Buffer.byteLength(all[i]!) + 1;
-    if (bytes + cost > READ_MAX_BYTES && entries.length > 0) break;
+    const cost = rowPrefix(i + 1).length + Buffer.byteLength(all[i]!) + 1;
+    if (bytes + cost > room && entries.length > 0) break;
     bytes += cost;
     entries.push(all[i]!);
   }
@@ -198,14 +222,6 @@ async function readDirectory(
     totalEntries: all.length,
     ...(next <= all.length ? { nextOffset: next } : {}),
   };
-}
-
-function kindOf(st: Stats): string {
-  if (st.isFIFO()) return "a FIFO (named pipe)";
-  if (st.isCharacterDevice()) return "a character device";
-  if (st.isBlockDevice()) return "a block device";
-  if (st.isSocket()) return "a socket";
-  return "a special file";
 }
 
 const mib = (n: number) => Math.round((n / 1048576) * 10) / 10;

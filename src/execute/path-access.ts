@@ -1,0 +1,77 @@
+import type { AnyTool, PathAccess, PathVerdict } from "../declare/types.js";
+import {
+  type Decision,
+  evaluatePermission,
+  type PermissionPolicy,
+  type PermissionRequest,
+} from "../permissions/evaluate.js";
+import { type RequestEnv, requestPathResolver } from "../permissions/request.js";
+
+export interface PathAccessOptions {
+  tool: AnyTool;
+  namespace: string;
+  /** The call's validated arguments (parameter rules look into them). */
+  args: unknown;
+  policy: PermissionPolicy;
+  env: RequestEnv;
+  /** The ask this call was approved under, if it asked: a path the same rule asks for is covered. */
+  approved?: Decision;
+  /** Puts an ask to the approver, serialised with every other ask; absent: every ask is denied. */
+  ask?: (decision: Decision, request: PermissionRequest) => Promise<boolean>;
+}
+
+/**
+ * The permission policy for the paths one call reaches beyond its own arguments (ToolContext.paths):
+ * each path is decided as if the call had named it as its path, by the same pure
+ * evaluatePermission (path rules, askFiles, the workspace boundary). A search shows a file only
+ * when that decision allows it.
+ */
+export function pathAccess(o: PathAccessOptions): PathAccess {
+  const resolve = requestPathResolver(o.env);
+  const action = o.tool.host.permission?.action;
+  const answers = new Map<string, Promise<boolean>>();
+  const decide = (input: string) => {
+    const request: PermissionRequest = {
+      tool: o.tool.name,
+      namespace: o.namespace,
+      patterns: [],
+      paths: [resolve(input)],
+      args: o.args,
+    };
+    if (action !== undefined) request.action = action;
+    return { request, decision: evaluatePermission(request, o.policy) };
+  };
+  const verdictOf = (d: Decision): PathVerdict => {
+    if (d.effect !== "ask") return d.effect;
+    return o.approved && sameDecider(d, o.approved) ? "allow" : "ask";
+  };
+  let roots: string[] | undefined;
+  return {
+    get roots() {
+      roots ??= o.env.extraRoots.map((r) => resolve(r).real);
+      return roots;
+    },
+    boundary: o.policy.workspaceBoundary,
+    check: (paths) => paths.map((p) => verdictOf(decide(p).decision)),
+    approve: (p) => {
+      let answer = answers.get(p);
+      if (answer === undefined) {
+        const { request, decision } = decide(p);
+        const verdict = verdictOf(decision);
+        answer =
+          verdict === "allow"
+            ? Promise.resolve(true)
+            : verdict === "deny" || !o.ask
+              ? Promise.resolve(false)
+              : o.ask(decision, request);
+        answers.set(p, answer);
+      }
+      return answer;
+    },
+  };
+}
+
+/** The same rule (or the same built-in check) decided both. */
+function sameDecider(a: Decision, b: Decision): boolean {
+  return a.decidedBy.origin === b.decidedBy.origin && a.decidedBy.rule === b.decidedBy.rule;
+}

@@ -1,0 +1,24 @@
+import { z } from "zod";
+
+/** Files a search found but does not show, because of the permission rules. */
+export const withheldSchema = z.object({
+  /** Denied by a rule, the workspace boundary, or found to lead elsewhere once opened. */
+  denied: z.number().int(),
+  /** Asked for (permissions.askFiles, an ask rule) and not approved. */
+  unapproved: z.number().int(),
+});
+export type Withheld = z.output<typeof withheldSchema>;
+
+export const noneWithheld = (): Withheld => ({ denied: 0, unapproved: 0 });
+
+/** The line a search result ends with when files were left out: the count, never the names. */
+export function withheldNote(w: Withheld | undefined): string | undefined {
+  if (w === undefined) return undefined;
+  const n = w.denied + w.unapproved;
+  if (n === 0) return undefined;
+  const parts = [
+    ...(w.denied > 0 ? [`${w.denied} denied`] : []),
+    ...(w.unapproved > 0 ? [`${w.unapproved} needing approval that was not given`] : []),
+  ];
+  return `(${n} file${n === 1 ? "" : "s"} withheld by permissions: ${parts.join(", ")})`;
+}
