@@ -75,6 +75,11 @@ export class Toolplane {
   readonly spill: SpillStore;
   /** The promise, not the watcher: calls that overlap, or a close() during start, share it. */
   private watching: Promise<SkillWatcher> | undefined;
+  /**
+   * The sweep of old spill directories started at open: not awaited there (removing gigabytes
+   * must not delay the first call), awaited by close(). Resolves to how many were removed.
+   */
+  readonly swept: Promise<number>;
   private readonly catalogs = new CatalogAssembler();
   /** This session's deferral: what is deferred, the loaded set, and the tool_search tool. */
   readonly deferral = new SessionDeferral();
@@ -97,6 +102,7 @@ export class Toolplane {
     this.discovery = new SkillDiscovery(discovery);
     const dir = config.get("results.spillDir") as string | null;
     this.spill = new SpillStore(dir ? path.resolve(config.projectRoot, dir) : defaultSpillBase(), session);
+    this.swept = this.spill.sweep(config.get("results.spillMaxAgeHours") as number);
   }
 
   static async open(options: ToolplaneOptions): Promise<Toolplane> {
@@ -272,7 +278,14 @@ export class Toolplane {
     return budgetFrom(this.config);
   }
 
-  async close(): Promise<void> {
+  /**
+   * Ends the session: MCP servers, the skill watcher, and this session's spill directory (unless
+   * results.keepSpill or `keepSpill` says to keep it: a caller that printed a spill path for a
+   * person to open, as `toolplane call` does).
+   */
+  async close(options: { keepSpill?: boolean } = {}): Promise<void> {
+    await this.swept;
+    if (!options.keepSpill && !(this.config.get("results.keepSpill") as boolean)) await this.spill.remove();
     await this.mcp?.close();
     const watching = this.watching;
     this.watching = undefined;

@@ -221,6 +221,18 @@ export const CONFIG_KEYS = {
     default: null,
     doc: "where spilled results go, one directory per session (default: the system temp dir)",
   },
+  "results.spillMaxAgeHours": {
+    kind: "run-time",
+    schema: z.number().nonnegative(),
+    default: 24,
+    doc: "spill directories of ended sessions older than this are removed when a session opens",
+  },
+  "results.keepSpill": {
+    kind: "run-time",
+    schema: z.boolean(),
+    default: false,
+    doc: "keep a session's spill directory when it closes (default: removed; `toolplane call` always keeps it)",
+  },
   "results.spillMaxBytes": {
     kind: "run-time",
     schema: positiveInt,

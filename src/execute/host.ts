@@ -12,7 +12,7 @@ import { nearest } from "../util/nearest.js";
 import { explainIssues, parseArgs, unknownFields } from "./args.js";
 import { OutputCollector } from "./collector.js";
 import { OutputTooLargeError } from "./errors.js";
-import { limitsFrom, limitText, type ResultLimits } from "./limits.js";
+import { limitErrorText, limitsFrom, limitText, type ResultLimits } from "./limits.js";
 import { pathAccess } from "./path-access.js";
 import { chooseTimeout, planGroups, runPool } from "./schedule.js";
 import type { SpillStore } from "./spill.js";
@@ -62,6 +62,9 @@ export interface RunOptions {
   /** Aborts every call of the turn (the user pressed stop). */
   signal?: AbortSignal;
 }
+
+/** Longest unknown tool name echoed back whole (tool names are at most 64 characters). */
+const MAX_NAME_ECHO = 256;
 
 class CallFailure extends Error {
   constructor(
@@ -113,13 +116,15 @@ export class ExecutionHost {
     byName: Map<string, HostTool>,
     turnSignal: AbortSignal | undefined,
   ): Promise<ToolResult> {
-    const name = typeof call.tool === "string" ? call.tool : String(call.tool);
+    const given = typeof call.tool === "string" ? call.tool : String(call.tool);
+    const entry = byName.get(given);
+    // no tool has a name this long: a name past it is not echoed back whole
+    const name = entry || given.length <= MAX_NAME_ECHO ? given : `${given.slice(0, 64)}…`;
     try {
-      const entry = byName.get(name);
-      if (!entry) throw this.unknownTool(name, set);
+      if (!entry) throw this.unknownTool(given, set);
       return await this.execute(call, entry, turnSignal);
     } catch (error) {
-      return failed(call, name, asFailure(error));
+      return failed(call, name, asFailure(error), limitsFrom(this.options.config));
     }
   }
 
@@ -325,6 +330,14 @@ export class ExecutionHost {
   }
 
   private unknownTool(name: string, set: HostToolSet): CallFailure {
+    if (name.length > MAX_NAME_ECHO) {
+      const names = set.tools.map((t) => t.tool.name).sort();
+      return new CallFailure(
+        "unknown_tool",
+        `there is no tool named ${JSON.stringify(name.slice(0, 64))}… (a name of ${name.length} characters). ` +
+          `Available tools: ${names.slice(0, 30).join(", ") || "none"}${names.length > 30 ? ", …" : ""}.`,
+      );
+    }
     const withheld = set.withheld?.find((w) => w.name === name);
     if (withheld) {
       return new CallFailure(
@@ -438,16 +451,23 @@ function ok(
   return withIdFirst(result);
 }
 
-function failed(call: ToolCall, tool: string, failure: CallFailure): ToolResult {
-  const text = failure.partial
+/**
+ * An error result. Its text obeys the result limits like any other (every line within
+ * results.lineMaxChars, the whole within results.inlineMaxBytes), and a cut says so: a call with
+ * 100,000 unknown fields gets the first ones and a count, not megabytes of issues.
+ */
+function failed(call: ToolCall, tool: string, failure: CallFailure, limits: ResultLimits): ToolResult {
+  const full = failure.partial
     ? `${failure.message}\n[partial output before it stopped:]\n${failure.partial.text}`
     : failure.message;
+  const text = limitErrorText(full, limits);
+  const message = failure.partial ? limitErrorText(failure.message, limits) : text;
   const result: ToolResult = {
     tool,
     isError: true,
-    content: [{ type: "text", text }],
-    truncated: failure.partial !== undefined,
-    error: { code: failure.code, message: failure.message },
+    content: [{ type: "text", text: text.text }],
+    truncated: failure.partial !== undefined || text.cut,
+    error: { code: failure.code, message: message.text },
   };
   if (call.id !== undefined) result.id = call.id;
   if (failure.partial?.spillPath) result.spillPath = failure.partial.spillPath;

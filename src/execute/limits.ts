@@ -86,3 +86,21 @@ export function limitText(c: Collected, limits: ResultLimits, readTool: string):
       : "";
   return { text: header + p.head + gap + p.tail + stoppedNote, truncated: true, spillPath: c.spillPath };
 }
+
+/**
+ * Error text under the same limits as a result: long lines cut, and past the inline limit only
+ * the first lines kept (errors do not spill: their point is the first lines), with a note saying
+ * how much was left out.
+ */
+export function limitErrorText(text: string, limits: ResultLimits): { text: string; cut: boolean } {
+  const lines = cutLines(text, limits.lineMaxChars);
+  const buf = Buffer.from(lines.text, "utf8");
+  if (buf.length <= limits.inlineMaxBytes) return { text: lines.text, cut: lines.cut > 0 };
+  const note = (shown: number) =>
+    `\n[error text cut: showing the first ${shown} of ${buf.length} bytes (results.inlineMaxBytes is ${limits.inlineMaxBytes})]`;
+  let end = utf8Boundary(buf, Math.max(0, limits.inlineMaxBytes - Buffer.byteLength(note(buf.length))));
+  // end on a whole line when there is one
+  const nl = buf.lastIndexOf(10, end - 1);
+  if (nl > 0) end = nl;
+  return { text: buf.subarray(0, end).toString("utf8") + note(end), cut: true };
+}

@@ -1,6 +1,19 @@
 import { randomBytes } from "node:crypto";
 import { constants } from "node:fs";
-import { chmod, type FileHandle, lstat, mkdir, mkdtemp, open, rename, unlink } from "node:fs/promises";
+import {
+  chmod,
+  type FileHandle,
+  lstat,
+  mkdir,
+  mkdtemp,
+  open,
+  readdir,
+  readFile,
+  rename,
+  rm,
+  unlink,
+  writeFile,
+} from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
@@ -13,7 +26,9 @@ export function defaultSpillBase(): string {
 /**
  * Where results over the inline limit go: one directory per session (mode 0700), files 0600,
  * each written under a temporary name and renamed into place, so a reader never sees half a file.
- * The directory is created on the first spill only.
+ * The directory is created on the first spill only, holds a file naming the process that owns
+ * it, and is removed by remove() (Toolplane.close) or, once its owner is gone, by a later
+ * session's sweep() when it is older than results.spillMaxAgeHours.
  */
 export class SpillStore {
   private dir: Promise<string> | undefined;
@@ -37,14 +52,61 @@ export class SpillStore {
 
   /** A streaming writer for one result; nothing is visible under the final name until commit. */
   async create(tool: string): Promise<SpillWriter> {
-    const dir = await this.directory();
     this.seq += 1;
     const name = `${String(this.seq).padStart(4, "0")}-${tool.replace(/[^a-zA-Z0-9_-]/g, "_")}.txt`;
-    const final = path.join(dir, name);
-    const temp = path.join(dir, `.${name}.${randomBytes(4).toString("hex")}.partial`);
     const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
-    const handle = await open(temp, flags, 0o600);
-    return new SpillWriter(handle, temp, final);
+    for (let attempt = 0; ; attempt++) {
+      const dir = await this.directory();
+      const final = path.join(dir, name);
+      const temp = path.join(dir, `.${name}.${randomBytes(4).toString("hex")}.partial`);
+      try {
+        return new SpillWriter(await open(temp, flags, 0o600), temp, final);
+      } catch (error) {
+        // the directory was removed under a live session (by hand): make a new one, once
+        if ((error as NodeJS.ErrnoException).code !== "ENOENT" || attempt > 0) throw error;
+        this.dir = undefined;
+      }
+    }
+  }
+
+  /** Removes this session's directory and every file in it (a later spill makes a new one). */
+  async remove(): Promise<void> {
+    const dir = await this.dir?.catch(() => undefined);
+    this.dir = undefined;
+    if (dir !== undefined) await rm(dir, { recursive: true, force: true });
+  }
+
+  /**
+   * Removes other sessions' directories under the base that are older than `maxAgeHours` and
+   * whose owning process is gone. Only directories this store makes are touched (its name
+   * pattern, owned by this user, not a symlink). Returns how many were removed; never throws.
+   */
+  async sweep(maxAgeHours: number): Promise<number> {
+    let names: string[];
+    try {
+      const base = await lstat(this.base);
+      if (!base.isDirectory() || !ownedByMe(base.uid)) return 0;
+      names = await readdir(this.base);
+    } catch {
+      return 0;
+    }
+    const own = await this.dir?.catch(() => undefined);
+    const cutoff = Date.now() - maxAgeHours * 3_600_000;
+    let removed = 0;
+    for (const name of names) {
+      const dir = path.join(this.base, name);
+      if (!SESSION_DIR.test(name) || dir === own) continue;
+      try {
+        const st = await lstat(dir);
+        if (!st.isDirectory() || !ownedByMe(st.uid) || st.mtimeMs > cutoff) continue;
+        if (await ownerAlive(dir)) continue;
+        await rm(dir, { recursive: true, force: true });
+        removed++;
+      } catch {
+        // gone already, or not ours to remove: leave it
+      }
+    }
+    return removed;
   }
 
   /** Writes a whole text at once (atomic, 0600); returns its path. */
@@ -71,7 +133,37 @@ export class SpillStore {
     }
     if ((info.mode & 0o077) !== 0) await chmod(this.base, 0o700);
     const label = this.session.replace(/[^a-zA-Z0-9_-]/g, "_").slice(0, 40) || "session";
-    return mkdtemp(path.join(this.base, `${label}-`));
+    const dir = await mkdtemp(path.join(this.base, `${label}-`));
+    await writeFile(path.join(dir, OWNER_FILE), `${process.pid}\n`, { mode: 0o600 });
+    return dir;
+  }
+}
+
+/** Names the process that owns a session directory, so no sweep removes a live session's files. */
+const OWNER_FILE = ".owner";
+
+/** What createDir names a session directory: a label, a dash, mkdtemp's six characters. */
+const SESSION_DIR = /^[a-zA-Z0-9_-]{1,40}-[a-zA-Z0-9]{6}$/;
+
+function ownedByMe(uid: number): boolean {
+  return typeof process.getuid !== "function" || process.getuid() === uid;
+}
+
+async function ownerAlive(dir: string): Promise<boolean> {
+  let pid: number;
+  try {
+    pid = Number((await readFile(path.join(dir, OWNER_FILE), "utf8")).trim());
+  } catch {
+    return false;
+  }
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: the process exists, owned by someone else
+    return (error as NodeJS.ErrnoException).code === "EPERM";
   }
 }
 

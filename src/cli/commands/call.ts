@@ -52,7 +52,9 @@ export function callCommand(program: Command): void {
       else process.stdout.write(formatResult(result));
       if (result.isError) process.exitCode = 1;
     } finally {
-      await plane.close();
+      // the result may name a spill file for the person to open: it outlives this process (an
+      // old one is swept by a later session after results.spillMaxAgeHours)
+      await plane.close({ keepSpill: true });
     }
   });
 }
