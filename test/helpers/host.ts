@@ -13,6 +13,8 @@ export interface TestHostOptions {
   cwd?: string;
   ask?: AskCallback;
   namespace?: string;
+  /** Folders inside the boundary besides the workspace (permissions.additionalDirectories). */
+  extraRoots?: string[];
 }
 
 /** A host over the given tools with default run-time config, a temp workspace and spill dir. */
@@ -40,6 +42,7 @@ export function testHost(tools: AnyTool[], opts: TestHostOptions = {}) {
     cwd: opts.cwd ?? workspace,
     workspace,
     spill,
+    ...(opts.extraRoots ? { extraRoots: opts.extraRoots } : {}),
     ...(opts.ask ? { ask: opts.ask } : {}),
   });
   return { host, workspace, spill, spillBase };
