@@ -1,0 +1,116 @@
+import { existsSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { Toolplane } from "../../src/assemble/index.js";
+import { runJson } from "../helpers/cli.js";
+import { textOf } from "../helpers/host.js";
+import { tempDir, tempProject } from "../helpers/tmp.js";
+
+// A spilled result names a file the model is told to read: read and grep must reach it for the
+// rest of the session; the session's directory goes when the session closes, and old ones of
+// ended sessions are swept when a session opens.
+
+const planes: Toolplane[] = [];
+afterEach(async () => {
+  for (const plane of planes.splice(0)) await plane.close();
+});
+
+function spillingProject() {
+  const lines = Array.from({ length: 400 }, (_, i) => `needle line ${i + 1} ${"pad ".repeat(10)}`);
+  const p = tempProject({ "big.txt": `${lines.join("\n")}\n` });
+  const spillDir = path.join(tempDir("tp-spillbase-"), "spill");
+  return { ...p, spillDir };
+}
+
+async function open(p: ReturnType<typeof spillingProject>, set: string[] = []) {
+  const plane = await Toolplane.open({
+    cwd: p.repo,
+    env: p.env,
+    bundledSkills: null,
+    set: ["results.inlineMaxBytes=4000", `results.spillDir=${JSON.stringify(p.spillDir)}`, ...set],
+  });
+  planes.push(plane);
+  return plane;
+}
+
+describe("spill files are readable for the session", () => {
+  it("the read the preview asks for works, and grep can search the file", async () => {
+    const p = spillingProject();
+    const plane = await open(p);
+    const big = await plane.call("grep", { pattern: "needle" });
+    expect(big.spillPath).toBeDefined();
+    const call = /call read with (\{.*?\})/.exec(textOf(big));
+    expect(call).not.toBeNull();
+    const args = JSON.parse(call![1]!) as { path: string; offset: number };
+    expect(args.path).toBe(big.spillPath);
+    const page = await plane.call("read", args);
+    expect(page.isError, textOf(page)).toBe(false);
+    expect(textOf(page)).toMatch(new RegExp(`^${args.offset}\\t`));
+    const found = await plane.call("grep", { pattern: "needle line 399 ", path: big.spillPath });
+    expect(found.isError, textOf(found)).toBe(false);
+    expect(textOf(found)).toContain("needle line 399");
+  });
+});
+
+describe("spill directories do not pile up", () => {
+  it("close() removes the session's directory; results.keepSpill keeps it", async () => {
+    const p = spillingProject();
+    const plane = await open(p);
+    const { spillPath } = await plane.call("grep", { pattern: "needle" });
+    expect(existsSync(spillPath!)).toBe(true);
+    await plane.close();
+    expect(existsSync(path.dirname(spillPath!))).toBe(false);
+
+    const kept = await open(p, ["results.keepSpill=true"]);
+    const again = await kept.call("grep", { pattern: "needle" });
+    await kept.close();
+    expect(existsSync(again.spillPath!)).toBe(true);
+  });
+
+  it("opening a session sweeps ended sessions' directories older than results.spillMaxAgeHours", async () => {
+    const p = spillingProject();
+    mkdirSync(p.spillDir, { recursive: true, mode: 0o700 });
+    const make = (name: string, hoursOld: number, owner?: number) => {
+      const dir = path.join(p.spillDir, name);
+      mkdirSync(dir);
+      writeFileSync(path.join(dir, "0001-grep.txt"), "x".repeat(1000));
+      if (owner !== undefined) writeFileSync(path.join(dir, ".owner"), `${owner}\n`);
+      const t = new Date(Date.now() - hoursOld * 3_600_000);
+      utimesSync(dir, t, t);
+    };
+    make("session-old-aaaaaa", 30, 2 ** 22 + 12345); // its process is gone (past the pid limit)
+    make("session-nopid-bbbbbb", 30);
+    make("session-fresh-cccccc", 1, 2 ** 22 + 12345);
+    make("session-live-dddddd", 30, process.pid); // a session still running
+    make("not-ours", 30);
+    const plane = await open(p);
+    expect(await plane.swept).toBe(2);
+    expect(readdirSync(p.spillDir).sort()).toEqual([
+      "not-ours",
+      "session-fresh-cccccc",
+      "session-live-dddddd",
+    ]);
+    const strict = await open(p, ["results.spillMaxAgeHours=0"]);
+    expect(await strict.swept).toBe(1);
+    expect(readdirSync(p.spillDir).sort()).toEqual(["not-ours", "session-live-dddddd"]);
+  });
+
+  it("toolplane call keeps the file it names: it is there after the process ends", () => {
+    const p = spillingProject();
+    const out = runJson(
+      [
+        "call",
+        "grep",
+        "--args",
+        '{"pattern":"needle"}',
+        "--set",
+        "results.inlineMaxBytes=4000",
+        "--set",
+        `results.spillDir=${JSON.stringify(p.spillDir)}`,
+      ],
+      { cwd: p.repo, env: p.env },
+    );
+    expect(out.spillPath).toBeDefined();
+    expect(existsSync(out.spillPath)).toBe(true);
+  });
+});
