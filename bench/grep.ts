@@ -1,8 +1,14 @@
 import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { rgPath } from "@vscode/ripgrep";
+import { CONFIG_KEYS } from "../src/config/index.js";
+import { ExecutionHost, SpillStore } from "../src/execute/index.js";
+import { glob } from "../src/tools/glob.js";
 import { grep } from "../src/tools/grep.js";
+import { builtinFileTools } from "../src/tools/index.js";
 import { emit, type Figure, median, peakRssMiB, round, timeRuns } from "./lib.js";
 import { peerGrep } from "./peer.js";
 
@@ -106,8 +112,82 @@ async function main() {
     },
     { name: "peak RSS", value: round(peakRssMiB(), 1), unit: "MiB" },
   );
+  figures.push(...(await throughHost(ctx)));
   figures.push(...peerGrep(root, "function"));
   emit({ bench: "grep", figures });
+}
+
+/**
+ * What the permission check of every file a search would show costs: grep and glob through the
+ * execution host (a path rule and the default askFiles, so each file is evaluated) over the same
+ * calls made directly. Alternated, medians of 7.
+ */
+async function throughHost(ctx: Parameters<typeof grep>[1]): Promise<Figure[]> {
+  const spillBase = mkdtempSync(path.join(tmpdir(), "tp-bench-spill-"));
+  const config: Record<string, unknown> = {};
+  for (const [key, spec] of Object.entries(CONFIG_KEYS))
+    if (spec.kind === "run-time") config[key] = spec.default;
+  const host = new ExecutionHost({
+    tools: () => ({ tools: builtinFileTools().map((tool) => ({ tool, namespace: "builtin" })) }),
+    config,
+    policy: {
+      rules: [{ rule: { effect: "deny", path: "secrets/**" }, origin: "bench rule" }],
+      defaultEffect: "allow",
+      workspaceBoundary: true,
+      askFiles: CONFIG_KEYS["permissions.askFiles"].default,
+      caseInsensitive: false,
+    },
+    cwd: root,
+    workspace: root,
+    spill: new SpillStore(spillBase, "bench"),
+  });
+  const figures: Figure[] = [];
+  const cases = [
+    {
+      tool: "grep",
+      args: { pattern: "function", path: TREE },
+      direct: () => grep({ pattern: "function", path: TREE }, ctx),
+    },
+    {
+      tool: "glob",
+      args: { pattern: "*.js", path: TREE },
+      direct: () => glob({ pattern: "*.js", path: TREE }, ctx),
+    },
+  ];
+  try {
+    for (const c of cases) {
+      const hosted: number[] = [];
+      const direct: number[] = [];
+      let files = 0;
+      for (let i = 0; i < 8; i++) {
+        const d = await timeRuns(c.direct, 1, 0);
+        const h = await timeRuns(
+          async () => {
+            const r = await host.call({ tool: c.tool, args: c.args });
+            if (r.isError) throw new Error(JSON.stringify(r.content));
+          },
+          1,
+          0,
+        );
+        if (i > 0) {
+          direct.push(d[0]!);
+          hosted.push(h[0]!);
+        }
+      }
+      const v = (await c.direct()) as { filesWithMatches?: number; files?: string[]; more?: number };
+      files = v.filesWithMatches ?? (v.files?.length ?? 0) + (v.more ?? 0);
+      const ratio = median(hosted) / median(direct);
+      figures.push({
+        name: `${c.tool} ${JSON.stringify(c.args.pattern)} through the host (every file checked) / called directly`,
+        value: round(ratio, 2),
+        unit: "x",
+        note: `${files} files checked; medians ${round(median(hosted), 1)} ms vs ${round(median(direct), 1)} ms`,
+      });
+    }
+  } finally {
+    rmSync(spillBase, { recursive: true, force: true });
+  }
+  return figures;
 }
 
 await main();

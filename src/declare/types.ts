@@ -55,9 +55,10 @@ export interface PathAccess {
   /**
    * The decision for showing each path (absolute) in this call's result: the same rules and
    * askFiles as a call that named the path itself. An ask this call was already approved under
-   * (the same rule) is "allow".
+   * (the same rule) is "allow". `real`: the paths are already real (a walk that follows no
+   * symlink reported them under a real folder), so they are not resolved again.
    */
-  check(paths: readonly string[]): PathVerdict[];
+  check(paths: readonly string[], options?: { real?: boolean }): PathVerdict[];
   /** Puts one "ask" to the approver (one prompt at a time, like every ask); true when approved. */
   approve(path: string): Promise<boolean>;
 }

@@ -30,12 +30,12 @@ export function pathAccess(o: PathAccessOptions): PathAccess {
   const resolve = requestPathResolver(o.env);
   const action = o.tool.host.permission?.action;
   const answers = new Map<string, Promise<boolean>>();
-  const decide = (input: string) => {
+  const decide = (input: string, real = false) => {
     const request: PermissionRequest = {
       tool: o.tool.name,
       namespace: o.namespace,
       patterns: [],
-      paths: [resolve(input)],
+      paths: [resolve(input, { real })],
       args: o.args,
     };
     if (action !== undefined) request.action = action;
@@ -52,7 +52,7 @@ export function pathAccess(o: PathAccessOptions): PathAccess {
       return roots;
     },
     boundary: o.policy.workspaceBoundary,
-    check: (paths) => paths.map((p) => verdictOf(decide(p).decision)),
+    check: (paths, options = {}) => paths.map((p) => verdictOf(decide(p, options.real).decision)),
     approve: (p) => {
       let answer = answers.get(p);
       if (answer === undefined) {

@@ -145,7 +145,9 @@ function pathGuards(p: RequestPath, policy: PermissionPolicy, subject: string): 
       subject,
     });
   }
-  const names = [path.basename(p.real), path.basename(p.lexical)].map((n) => n.normalize("NFC"));
+  const real = path.basename(p.real).normalize("NFC");
+  const lexical = path.basename(p.lexical).normalize("NFC");
+  const names = real === lexical ? [real] : [real, lexical];
   if (policy.askFiles.some((glob) => names.some((n) => pathGlob(glob, true)(n)))) {
     out.push({ effect: "ask", origin: "built-in: sensitive file (permissions.askFiles)", subject });
   }

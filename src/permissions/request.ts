@@ -1,7 +1,7 @@
 import path from "node:path";
 import type { AnyTool } from "../declare/types.js";
 import type { PermissionRequest, RequestPath } from "./evaluate.js";
-import { isInside, PathError, resolvePath } from "./paths.js";
+import { isInside, PathError, type ResolvedPath, resolvePath } from "./paths.js";
 
 export interface RequestEnv {
   cwd: string;
@@ -42,16 +42,26 @@ export function resolveRequestPath(input: string, env: RequestEnv): RequestPath 
 /**
  * resolveRequestPath for many paths under one env: the workspace and the added roots are
  * resolved once, so each path costs one realpath (a search checks every file it would show).
+ * A path marked `real` (reported by a walk that follows no symlink, under a real folder) skips
+ * even that: it is its own real path.
  */
-export function requestPathResolver(env: RequestEnv): (input: string) => RequestPath {
+export function requestPathResolver(
+  env: RequestEnv,
+): (input: string, options?: { real?: boolean }) => RequestPath {
   let roots: { workspace: string; extra: string[] } | undefined;
-  return (input) => {
+  return (input, options = {}) => {
     try {
       roots ??= {
         workspace: resolvePath(env.workspace, env.workspace, env.workspace).real,
         extra: env.extraRoots.map((extra) => resolvePath(extra, env.cwd, extra).real),
       };
-      const resolved = resolvePath(input, env.cwd, env.workspace, roots.workspace);
+      let resolved: ResolvedPath;
+      if (options.real && input !== "" && !input.includes("\0")) {
+        const absolute = path.resolve(env.cwd, input);
+        resolved = { absolute, real: absolute, inside: isInside(absolute, roots.workspace) };
+      } else {
+        resolved = resolvePath(input, env.cwd, env.workspace, roots.workspace);
+      }
       const inside = resolved.inside || roots.extra.some((extra) => isInside(resolved.real, extra));
       const out: RequestPath = { input, lexical: resolved.absolute, real: resolved.real, inside };
       if (resolved.inside) out.relative = toPosix(path.relative(roots.workspace, resolved.real));

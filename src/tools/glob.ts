@@ -84,7 +84,8 @@ export async function glob(
       const raw = rawPath(line.subarray(0, 2).equals(DOT_SLASH) ? line.subarray(2) : line);
       if (ctx.paths) {
         const full = path.join(target.real, raw.bytes.toString("utf8"));
-        const [verdict] = ctx.paths.check([full]);
+        // rg's walk follows no symlink and starts at a real folder: the path it reports is real
+        const [verdict] = ctx.paths.check([full], { real: true });
         if (verdict === "deny") {
           withheld.denied++;
           continue;

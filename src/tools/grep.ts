@@ -58,7 +58,7 @@ export const GREP_DESCRIPTION =
   "Search file contents with a regular expression (ripgrep). Returns matching lines with paths " +
   // The match cap is run-time config (grep.maxMatches), so the description only says there is one.
   "and line numbers, sorted by path then line, up to a match cap that the result reports. " +
-  "Skips .gitignore'd files and .git, also with a glob. " +
+  "Skips .gitignore'd files and .git. " +
   "Not for finding files by name: use glob.";
 
 export interface GrepOptions {
@@ -190,20 +190,35 @@ async function searchIn(
   let next = 0;
   while (matches.length < cap && next < counts.length) {
     // the fewest files, in path order, whose counts reach what the cap still needs
-    const batch: Opened[] = [];
+    const picked: Counted[] = [];
     let expected = 0;
-    try {
-      while (next < counts.length && matches.length + expected < cap && batch.length < MAX_FDS) {
-        const file = counts[next++]!;
-        if (scope.kind === "file") batch.push({ file, ...(await againOpen(scope, target, ctx)) });
-        else {
-          const handle = await openChecked(file, ctx, withheld);
-          if (handle === undefined) continue;
-          batch.push({ file, handle, owned: true });
-        }
-        searched.push(file);
-        expected += file.count;
+    while (next < counts.length && matches.length + expected < cap && picked.length < MAX_FDS) {
+      const file = counts[next++]!;
+      // asks go to the approver one at a time, in path order, only for files about to be shown
+      if (file.ask && !(await ctx.paths!.approve(absolute(file.path, ctx.cwd)))) {
+        withheld.unapproved++;
+        continue;
       }
+      picked.push(file);
+      expected += file.count;
+    }
+    const batch: Opened[] = [];
+    try {
+      if (scope.kind === "file") {
+        for (const file of picked) batch.push({ file, ...(await againOpen(scope, target, ctx)) });
+      } else {
+        // opened side by side; a file gone or withheld leaves its count out, and the next batch
+        // makes up for it
+        const opened = await Promise.allSettled(picked.map((file) => openChecked(file, ctx)));
+        let failure: unknown;
+        opened.forEach((o, i) => {
+          if (o.status === "rejected") failure ??= o.reason;
+          else if (o.value === "withheld") withheld.denied++;
+          else if (o.value !== undefined) batch.push({ file: picked[i]!, handle: o.value, owned: true });
+        });
+        if (failure !== undefined) throw failure;
+      }
+      searched.push(...batch.map((b) => b.file));
       if (batch.length > 0) await collectMatches(batch, args, ctx, cap, lineMax, rawMax, matches);
     } finally {
       await Promise.all(batch.filter((b) => b.owned).map((b) => b.handle.close()));
@@ -245,7 +260,11 @@ function countFlags(args: GrepArgs): string[] {
 /** The counted files the permission rules let a result show (ask-files marked); the rest withheld. */
 function permitted(counts: Counted[], ctx: SearchContext, withheld: Withheld): Counted[] {
   if (!ctx.paths) return counts;
-  const verdicts = ctx.paths.check(counts.map((c) => absolute(c.path, ctx.cwd)));
+  // rg's walk follows no symlink and starts at a real folder: each path it reports is real
+  const verdicts = ctx.paths.check(
+    counts.map((c) => absolute(c.path, ctx.cwd)),
+    { real: true },
+  );
   const out: Counted[] = [];
   counts.forEach((c, i) => {
     if (verdicts[i] === "deny") withheld.denied++;
@@ -260,30 +279,20 @@ function absolute(p: RawPath, cwd: string): string {
 }
 
 /**
- * Opens one counted file for pass 2: an ask-file must be approved first, and the open file must
- * be a regular file that really is inside the boundary and allowed. Undefined when it may not be
- * shown (counted as withheld), or is gone.
+ * Opens one counted file for pass 2: it must be a regular file that really is inside the boundary
+ * and allowed, once open. "withheld" when it may not be shown; undefined when it is gone.
  */
-async function openChecked(
-  file: Counted,
-  ctx: SearchContext,
-  withheld: Withheld,
-): Promise<FileHandle | undefined> {
-  const full = absolute(file.path, ctx.cwd);
-  if (file.ask && !(await ctx.paths!.approve(full))) {
-    withheld.unapproved++;
-    return undefined;
-  }
+async function openChecked(file: Counted, ctx: SearchContext): Promise<FileHandle | "withheld" | undefined> {
   const handle = await openRaw(file.path.bytes, ctx.cwd);
   if (handle === undefined) return undefined; // gone since the count: rg would skip it the same way
+  const full = absolute(file.path, ctx.cwd);
   let ok = false;
   try {
     ok = (await handle.stat()).isFile() && (await openedAllowed(handle, { real: full, shown: full }, ctx));
   } finally {
     if (!ok) await handle.close();
   }
-  if (!ok) withheld.denied++;
-  return ok ? handle : undefined;
+  return ok ? handle : "withheld";
 }
 
 const DOT_SLASH = Buffer.from("./");

@@ -24,12 +24,12 @@ export class RgStartError extends Error {
 }
 
 /**
- * The first fd number rg inherits open files on. Two digits from here on, so `/dev/fd/NN` names
- * sort (as rg --sort=path sorts them) in the order the files were given.
+ * The first fd number rg inherits open files on. Three digits from here on, so `/dev/fd/NNN`
+ * names sort (as rg --sort=path sorts them) in the order the files were given.
  */
-export const FD_BASE = 10;
-/** Open files one rg run can inherit (fds 10 to 99). */
-export const MAX_FDS = 90;
+export const FD_BASE = 100;
+/** Open files one rg run can inherit (fds 100 to 355): one run holds grep's default cap of files. */
+export const MAX_FDS = 256;
 
 /** The name rg reads the i-th inherited file by. */
 export const fdName = (i: number) => `/dev/fd/${FD_BASE + i}`;
@@ -60,7 +60,7 @@ export function runRg(
   cwd: string,
   maxBytes: number,
   signal?: AbortSignal,
-  /** Open files rg inherits as fds 10, 11, ... (it reads them as fdName(0), fdName(1), ...). */
+  /** Open files rg inherits as fds 100, 101, ... (it reads them as fdName(0), fdName(1), ...). */
   fds: readonly number[] = [],
 ): RgRun {
   if (fds.length > MAX_FDS) throw new Error(`at most ${MAX_FDS} open files per ripgrep run`);

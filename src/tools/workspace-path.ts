@@ -39,9 +39,16 @@ export function workspacePath(input: string | undefined, ctx: PathContext): Tool
 /** Whether a real path is inside the boundary the context draws (see workspacePath). */
 export function insideBoundary(real: string, ctx: PathContext): boolean {
   if (ctx.paths && !ctx.paths.boundary) return true;
-  const roots = [ctx.workspace, ...(ctx.paths?.roots ?? [])];
-  return roots.some((root) => isInside(real, realpathOfLongestPrefix(path.resolve(root))));
+  let roots = boundaryRoots.get(ctx);
+  if (roots === undefined) {
+    // resolved once per context: a search checks every file it opens against them
+    roots = [ctx.workspace, ...(ctx.paths?.roots ?? [])].map((r) => realpathOfLongestPrefix(path.resolve(r)));
+    boundaryRoots.set(ctx, roots);
+  }
+  return roots.some((root) => isInside(real, root));
 }
+
+const boundaryRoots = new WeakMap<PathContext, string[]>();
 
 export function showPath(absolute: string, cwd: string): string {
   const rel = path.relative(cwd, absolute);

@@ -36,13 +36,17 @@ describe("toolplane call: read, grep and glob", () => {
     if (asRoot) for (const dir of [p.root, p.repo, path.join(p.repo, ".git"), p.home]) chmodSync(dir, 0o755);
     chmodSync(locked, asRoot ? 0o700 : 0o000);
     try {
-      const r = spawnSync(process.execPath, [CLI, "call", "glob", "--args", '{"pattern":"*","path":"locked"}', "--json"], {
-        cwd: p.repo,
-        env: p.env,
-        encoding: "utf8",
-        timeout: 60_000,
-        ...(asRoot ? { uid: 65534, gid: 65534 } : {}),
-      });
+      const r = spawnSync(
+        process.execPath,
+        [CLI, "call", "glob", "--args", '{"pattern":"*","path":"locked"}', "--json"],
+        {
+          cwd: p.repo,
+          env: p.env,
+          encoding: "utf8",
+          timeout: 60_000,
+          ...(asRoot ? { uid: 65534, gid: 65534 } : {}),
+        },
+      );
       expect(r.status, r.stderr).toBe(1);
       const out = JSON.parse(r.stdout);
       expect(out).toMatchObject({ isError: true, error: { code: "tool_error" } });
@@ -56,7 +60,10 @@ describe("toolplane call: read, grep and glob", () => {
     const bytes = readFileSync(path.join(ROOT, "node_modules", "typescript", "lib", "lib.es5.d.ts"));
     const p = tempProject({ "lib.es5.d.ts": bytes });
     const lines = fileLines(bytes);
-    const r = runCli(["call", "read", "--args", '{"path":"lib.es5.d.ts"}', "--json"], { cwd: p.repo, env: p.env });
+    const r = runCli(["call", "read", "--args", '{"path":"lib.es5.d.ts"}', "--json"], {
+      cwd: p.repo,
+      env: p.env,
+    });
     const out = JSON.parse(r.stdout);
     const text: string = out.content[0].text;
     const rows = text.split("\n").filter((l) => /^\d+\t/.test(l));

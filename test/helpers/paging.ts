@@ -116,8 +116,8 @@ export function fileLines(bytes: Buffer): string[] {
 }
 
 /** The text blocks of a result (MCP, AI SDK or host shape) joined, as a model reads them. */
-export function resultText(result: { content?: unknown }): string {
-  return ((result.content ?? []) as Array<{ type: string; text?: string }>)
+export function resultText(result: object): string {
+  return (((result as { content?: unknown }).content ?? []) as Array<{ type: string; text?: string }>)
     .filter((b) => b.type === "text")
     .map((b) => b.text ?? "")
     .join("\n");

@@ -30,9 +30,13 @@ function racingWorkspace() {
   mkdirSync(outside);
   writeFileSync(path.join(ws, "d", "x.txt"), "marker INSIDE-TEXT\n");
   writeFileSync(path.join(outside, "x.txt"), "marker OUTSIDE-SECRET\n");
-  const child = spawn(process.execPath, ["-e", SWAPPER, path.join(ws, "d"), path.join(ws, "d-saved"), outside], {
-    stdio: "ignore",
-  });
+  const child = spawn(
+    process.execPath,
+    ["-e", SWAPPER, path.join(ws, "d"), path.join(ws, "d-saved"), outside],
+    {
+      stdio: "ignore",
+    },
+  );
   swappers.push(child);
   return { ws };
 }

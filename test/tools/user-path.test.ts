@@ -137,7 +137,9 @@ const usage = {
   outputTokens: { total: 1, text: 1, reasoning: undefined },
 };
 
-function agent(next: (seen: string | undefined, step: number) => { tool: string; input: object } | undefined) {
+function agent(
+  next: (seen: string | undefined, step: number) => { tool: string; input: object } | undefined,
+) {
   let step = 0;
   return new MockLanguageModelV3({
     doGenerate: async (options: CallOptions): Promise<GenerateResult> => {
@@ -145,16 +147,27 @@ function agent(next: (seen: string | undefined, step: number) => { tool: string;
       let seen: string | undefined;
       if (last?.role === "tool") {
         const part = last.content[0];
-        const out = part?.type === "tool-result" ? (part.output as { type: string; value: unknown }) : undefined;
+        const out =
+          part?.type === "tool-result" ? (part.output as { type: string; value: unknown }) : undefined;
         seen = `${out?.type === "error-text" ? "ERROR " : ""}${String(out?.value ?? "")}`;
       }
       const call = next(seen, step++);
       if (!call) {
-        return { content: [{ type: "text", text: "done" }], finishReason: { unified: "stop", raw: "stop" }, usage, warnings: [] };
+        return {
+          content: [{ type: "text", text: "done" }],
+          finishReason: { unified: "stop", raw: "stop" },
+          usage,
+          warnings: [],
+        };
       }
       return {
         content: [
-          { type: "tool-call", toolCallId: `c${step}`, toolName: call.tool, input: JSON.stringify(call.input) },
+          {
+            type: "tool-call",
+            toolCallId: `c${step}`,
+            toolName: call.tool,
+            input: JSON.stringify(call.input),
+          },
         ],
         finishReason: { unified: "tool-calls", raw: "tool_calls" },
         usage,
@@ -185,7 +198,12 @@ describe("the AI SDK adapter, driven by a model", () => {
       const offset = footerOffset(text ?? "");
       return offset === undefined ? undefined : { tool: "read", input: { path: "lib.es5.d.ts", offset } };
     });
-    await generateText({ model, tools: await aiSdkTools(plane), prompt: "read it all", stopWhen: stepCountIs(400) });
+    await generateText({
+      model,
+      tools: await aiSdkTools(plane),
+      prompt: "read it all",
+      stopWhen: stepCountIs(400),
+    });
     let i = 0;
     await followPages(fileLines(LIB), { inlineMaxBytes: 6000, lineMaxChars: 400 }, async () => {
       const text = seen[i++]!;
@@ -208,11 +226,18 @@ describe("the AI SDK adapter, driven by a model", () => {
       if (text !== undefined) seen.push(text);
       return calls[step];
     });
-    await generateText({ model, tools: await aiSdkTools(plane), prompt: "look around", stopWhen: stepCountIs(10) });
+    await generateText({
+      model,
+      tools: await aiSdkTools(plane),
+      prompt: "look around",
+      stopWhen: stepCountIs(10),
+    });
     expect(seen).toHaveLength(5);
     expect(seen[0]).toMatch(/^ERROR read \(read\) denied for path "secrets\/k"/);
     expect(seen[1]).not.toMatch(/key material|from-env/);
-    expect(seen[1]).toContain("(2 files withheld by permissions: 1 denied, 1 needing approval that was not given)");
+    expect(seen[1]).toContain(
+      "(2 files withheld by permissions: 1 denied, 1 needing approval that was not given)",
+    );
     expect(seen[2]).toMatch(/^ERROR glob failed: nope does not exist: check the path/);
     expect(seen[3]).toMatch(/^ERROR grep failed: nope does not exist: check the path/);
     expect(seen[4]).toContain("1\tTOPSECRET appears in the notes");
