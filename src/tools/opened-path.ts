@@ -1,7 +1,12 @@
-import type { FileHandle } from "node:fs/promises";
-import { readlink, realpath, stat } from "node:fs/promises";
+import { fstatSync, readlinkSync } from "node:fs";
+import { realpath, stat } from "node:fs/promises";
 import { FileToolError } from "./errors.js";
 import { insideBoundary, type PathContext, type ToolPath } from "./workspace-path.js";
+
+/** An open file: a FileHandle, or a descriptor opened synchronously. */
+export interface OpenFile {
+  readonly fd: number;
+}
 
 /**
  * Checks an open file before a byte of it is read: where it really is, as the kernel has it, must
@@ -9,7 +14,7 @@ import { insideBoundary, type PathContext, type ToolPath } from "./workspace-pat
  * leaves a gap in which a folder on the way can be swapped for a symlink to anywhere; checking
  * the opened descriptor closes it. Returns the file's real path.
  */
-export async function verifyOpened(fh: FileHandle, target: ToolPath, ctx: PathContext): Promise<string> {
+export async function verifyOpened(fh: OpenFile, target: ToolPath, ctx: PathContext): Promise<string> {
   const real = await openedPath(fh, target);
   if (!insideBoundary(real, ctx)) {
     throw new FileToolError(
@@ -29,7 +34,7 @@ export async function verifyOpened(fh: FileHandle, target: ToolPath, ctx: PathCo
 }
 
 /** Whether an open file passes the same checks as verifyOpened (for files a search may skip). */
-export async function openedAllowed(fh: FileHandle, target: ToolPath, ctx: PathContext): Promise<boolean> {
+export async function openedAllowed(fh: OpenFile, target: ToolPath, ctx: PathContext): Promise<boolean> {
   try {
     await verifyOpened(fh, target, ctx);
     return true;
@@ -44,13 +49,15 @@ export async function openedAllowed(fh: FileHandle, target: ToolPath, ctx: PathC
  * again after the open and must lead to the very file that is open (same device and inode), or the
  * open is refused as changed.
  */
-async function openedPath(fh: FileHandle, target: ToolPath): Promise<string> {
-  const st = await fh.stat({ bigint: true });
+async function openedPath(fh: OpenFile, target: ToolPath): Promise<string> {
+  // synchronous: both only look at the open descriptor (a search checks hundreds of files, and a
+  // thread-pool round trip each costs more than the call)
+  const st = fstatSync(fh.fd, { bigint: true });
   if (st.nlink === 0n && st.isFile()) {
     throw new FileToolError(`${target.shown} was deleted while it was opened: read it again`);
   }
   try {
-    return await readlink(`/proc/self/fd/${fh.fd}`);
+    return readlinkSync(`/proc/self/fd/${fh.fd}`);
   } catch {
     // no /proc (macOS, a container without it): fall through
   }
