@@ -72,6 +72,8 @@ describe("toolplane call: read, grep and glob", () => {
     expect(footerOffset(text)).toBe(last + 1);
     expect(text).not.toContain("[output cut");
     expect(Buffer.byteLength(text)).toBeLessThanOrEqual(51_200);
-    rows.forEach((row, i) => expect(row).toBe(`${i + 1}\t${lines[i]}`));
+    rows.forEach((row, i) => {
+      expect(row).toBe(`${i + 1}\t${lines[i]}`);
+    });
   });
 });
