@@ -1,51 +1,19 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { generateText, stepCountIs } from "ai";
-import { MockLanguageModelV3 } from "ai/test";
 import { afterEach, describe, expect, it } from "vitest";
 import { aiSdkTools } from "../../src/adapters/ai-sdk.js";
 import { Toolplane } from "../../src/assemble/index.js";
+import { scriptedModel } from "../helpers/scripted-model.js";
 import { tempDir, tempProject } from "../helpers/tmp.js";
 
-// the model spec types, read off the mock (their package, @ai-sdk/provider, is not ours to import)
-type CallOptions = Parameters<MockLanguageModelV3["doGenerate"]>[0];
-type GenerateResult = Awaited<ReturnType<MockLanguageModelV3["doGenerate"]>>;
-
-const usage = {
-  inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined },
-  outputTokens: { total: 5, text: 5, reasoning: undefined },
-};
-
 /** First step: one ticket_status call with `input`; second step: text quoting the tool result. */
-function scriptedModel(input: Record<string, unknown>) {
-  return new MockLanguageModelV3({
-    doGenerate: async (options: CallOptions): Promise<GenerateResult> => {
-      const last = options.prompt.at(-1);
-      if (last?.role === "tool") {
-        const part = last.content[0];
-        const out = part?.type === "tool-result" ? part.output : undefined;
-        return {
-          content: [{ type: "text", text: `tool said: ${JSON.stringify(out)}` }],
-          finishReason: { unified: "stop", raw: "stop" },
-          usage,
-          warnings: [],
-        };
-      }
-      return {
-        content: [
-          {
-            type: "tool-call",
-            toolCallId: "call-1",
-            toolName: "ticket_status",
-            input: JSON.stringify(input),
-          },
-        ],
-        finishReason: { unified: "tool-calls", raw: "tool_calls" },
-        usage,
-        warnings: [],
-      };
-    },
-  });
+function ticketModel(input: Record<string, unknown>) {
+  return scriptedModel((out, step) =>
+    step === 0
+      ? { tool: "ticket_status", input, id: "call-1" }
+      : { text: `tool said: ${JSON.stringify(out)}` },
+  );
 }
 
 const planes: Toolplane[] = [];
@@ -64,7 +32,7 @@ describe("AI SDK adapter", () => {
     const { plane } = await open();
     const tools = await aiSdkTools(plane);
     expect(Object.keys(tools)).toContain("ticket_status");
-    const model = scriptedModel({ ticket_id: "T-1001", include_history: null });
+    const model = ticketModel({ ticket_id: "T-1001", include_history: null });
     const result = await generateText({
       model,
       tools,
@@ -89,7 +57,7 @@ describe("AI SDK adapter", () => {
     ]);
     const tools = await aiSdkTools(plane);
     const result = await generateText({
-      model: scriptedModel({ ticket_id: "INC-7", include_history: false }),
+      model: ticketModel({ ticket_id: "INC-7", include_history: false }),
       tools,
       prompt: "status of INC-7?",
       stopWhen: stepCountIs(3),
@@ -114,7 +82,7 @@ describe("AI SDK adapter", () => {
       `results.spillDir=${JSON.stringify(spillDir)}`,
     ]);
     const result = await generateText({
-      model: scriptedModel({ ticket_id: "T-1002", include_history: true }),
+      model: ticketModel({ ticket_id: "T-1002", include_history: true }),
       tools: await aiSdkTools(small),
       prompt: "history of T-1002",
       stopWhen: stepCountIs(3),

@@ -3,7 +3,6 @@ import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { generateText, stepCountIs } from "ai";
-import { MockLanguageModelV3 } from "ai/test";
 import fc from "fast-check";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { aiSdkTools } from "../../src/adapters/ai-sdk.js";
@@ -18,6 +17,7 @@ import {
   resultText,
   textFileArb,
 } from "../helpers/paging.js";
+import { scriptedModel } from "../helpers/scripted-model.js";
 import { tempProject } from "../helpers/tmp.js";
 
 // read, grep and glob the way a user's harness reaches them: `toolplane serve` driven by the MCP
@@ -129,52 +129,16 @@ describe("toolplane serve, driven by the MCP SDK client over stdio", () => {
   });
 });
 
-// A model that makes the calls `next` gives, one per step, seeing each result's text.
-type CallOptions = Parameters<MockLanguageModelV3["doGenerate"]>[0];
-type GenerateResult = Awaited<ReturnType<MockLanguageModelV3["doGenerate"]>>;
-const usage = {
-  inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
-  outputTokens: { total: 1, text: 1, reasoning: undefined },
-};
-
+/** A model that makes the calls `next` gives, one per step, seeing each result's text. */
 function agent(
   next: (seen: string | undefined, step: number) => { tool: string; input: object } | undefined,
 ) {
-  let step = 0;
-  return new MockLanguageModelV3({
-    doGenerate: async (options: CallOptions): Promise<GenerateResult> => {
-      const last = options.prompt.at(-1);
-      let seen: string | undefined;
-      if (last?.role === "tool") {
-        const part = last.content[0];
-        const out =
-          part?.type === "tool-result" ? (part.output as { type: string; value: unknown }) : undefined;
-        seen = `${out?.type === "error-text" ? "ERROR " : ""}${String(out?.value ?? "")}`;
-      }
-      const call = next(seen, step++);
-      if (!call) {
-        return {
-          content: [{ type: "text", text: "done" }],
-          finishReason: { unified: "stop", raw: "stop" },
-          usage,
-          warnings: [],
-        };
-      }
-      return {
-        content: [
-          {
-            type: "tool-call",
-            toolCallId: `c${step}`,
-            toolName: call.tool,
-            input: JSON.stringify(call.input),
-          },
-        ],
-        finishReason: { unified: "tool-calls", raw: "tool_calls" },
-        usage,
-        warnings: [],
-      };
-    },
-  });
+  return scriptedModel((out, step) =>
+    next(
+      out === undefined ? undefined : `${out.type === "error-text" ? "ERROR " : ""}${String(out.value)}`,
+      step,
+    ),
+  );
 }
 
 describe("the AI SDK adapter, driven by a model", () => {
