@@ -49,6 +49,8 @@ const directoryPage = z.object({
   entries: z.array(z.string()),
   totalEntries: z.number().int(),
   nextOffset: z.number().int().optional(),
+  /** Only when entries were left out because the permission rules deny them: how many. */
+  withheld: z.number().int().optional(),
 });
 const media = z.object({
   kind: z.literal("media"),

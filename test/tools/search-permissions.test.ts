@@ -67,6 +67,16 @@ describe("grep and glob keep to the permission rules", () => {
     );
   });
 
+  it("a folder listing leaves out the names the rules deny, with a count", async () => {
+    const { ws } = workspace();
+    const r = await host(ws, { rules: DENY_SECRETS }).call({ tool: "read", args: { path: "." } });
+    const text = textOf(r);
+    // alias-k leads to secrets/k: denied by where it leads
+    expect(text).not.toMatch(/secrets|alias-k/);
+    expect(text).toContain(".env"); // an ask-file's name is listed; reading it still asks
+    expect(text).toMatch(/\(end of folder: 4 entries\)\n\(2 entries withheld by permissions\)$/);
+  });
+
   it("a search rooted in a denied folder is denied outright, as a read is", async () => {
     const { ws } = workspace();
     const r = await host(ws, { rules: DENY_SECRETS }).call({

@@ -1,5 +1,6 @@
 import { constants, type Stats } from "node:fs";
 import { type FileHandle, open, readFile, stat } from "node:fs/promises";
+import path from "node:path";
 import type { ToolContext } from "../../declare/types.js";
 import { describeFsError, FileToolError, specialKind } from "../errors.js";
 import { configInt, LINE_MAX_CHARS, MEDIA_MAX_BYTES, READ_MAX_BYTES, READ_MAX_LINES } from "../limits.js";
@@ -44,6 +45,8 @@ export interface DirectoryPage {
   entries: string[];
   totalEntries: number;
   nextOffset?: number;
+  /** Only when entries were left out because the permission rules deny them: how many. */
+  withheld?: number;
 }
 
 export interface MediaValue {
@@ -94,7 +97,7 @@ export async function readPath(
     // since the path was resolved must not lead outside, or to a file the rules deny
     const real = await verifyOpened(fh, target, ctx);
     if (fst.isDirectory()) {
-      return await readDirectory(openedFolder(fh, real), target.shown, offset, maxLines, budget);
+      return await readDirectory(openedFolder(fh, real), real, target.shown, offset, maxLines, budget, ctx);
     }
     if (!fst.isFile())
       throw new FileToolError(`${target.shown} is not a regular file: read opens files and folders only`);
@@ -190,22 +193,29 @@ function openedFolder(fh: FileHandle, real: string): string {
 
 async function readDirectory(
   dir: string,
+  real: string,
   shown: string,
   offset: number,
   maxLines: number,
   budget: number,
+  ctx: PathContext,
 ): Promise<DirectoryPage> {
-  let all: string[];
+  let listed: string[];
   try {
-    all = await listDirectory(dir);
+    listed = await listDirectory(dir);
   } catch (err) {
     throw describeFsError(err, shown);
   }
+  // a name the rules deny is left out, as glob leaves it out (counted, never named); ask-files
+  // keep their names here: reading one still asks
+  const verdicts = ctx.paths?.check(listed.map((name) => path.join(real, name)));
+  const all = verdicts ? listed.filter((_, i) => verdicts[i] !== "deny") : listed;
+  const withheld = listed.length - all.length;
   if (offset > 1 && offset > all.length) {
     throw new FileToolError(`offset ${offset} is past the end of ${shown}: it has ${all.length} entries`);
   }
   const entries: string[] = [];
-  const room = budget - footerReserve("directory", offset, maxLines, all.length);
+  const room = budget - footerReserve("directory", offset, maxLines, all.length, withheld);
   let bytes = 0;
   for (let i = offset - 1; i < all.length && entries.length < maxLines; i++) {
     const cost = rowPrefix(i + 1).length + Buffer.byteLength(all[i]!) + 1;
@@ -221,6 +231,7 @@ async function readDirectory(
     entries,
     totalEntries: all.length,
     ...(next <= all.length ? { nextOffset: next } : {}),
+    ...(withheld > 0 ? { withheld } : {}),
   };
 }
 

@@ -15,6 +15,7 @@ interface FooterFacts {
   totalEntries?: number | undefined;
   endsWithNewline?: boolean | undefined;
   cut: number;
+  withheld?: number | undefined;
 }
 
 /** The line (or two) that ends a page: where it stops and how to go on, and how many lines were cut. */
@@ -29,6 +30,9 @@ function footerOf(f: FooterFacts): string {
   } else {
     const noNewline = f.kind === "file" && f.endsWithNewline === false ? ", no newline at end" : "";
     footer = `(end of ${f.kind === "file" ? "file" : "folder"}: ${f.last} ${unit}${noNewline})`;
+  }
+  if (f.withheld !== undefined && f.withheld > 0) {
+    footer += `\n(${f.withheld} entr${f.withheld === 1 ? "y" : "ies"} withheld by permissions)`;
   }
   if (f.cut > 0) {
     footer += `\n(${f.cut} line${f.cut === 1 ? "" : "s"} cut, each where its marker says; grep can search inside them)`;
@@ -46,11 +50,21 @@ export function footerReserve(
   offset: number,
   maxRows: number,
   totalEntries?: number,
+  withheld?: number,
 ): number {
   const last = offset + maxRows - 1;
   const worst = [
-    footerOf({ kind, first: offset, last, rows: maxRows, nextOffset: last + 1, totalEntries, cut: maxRows }),
-    footerOf({ kind, first: offset, last, rows: maxRows, endsWithNewline: false, cut: maxRows }),
+    footerOf({
+      kind,
+      first: offset,
+      last,
+      rows: maxRows,
+      nextOffset: last + 1,
+      totalEntries,
+      cut: maxRows,
+      withheld,
+    }),
+    footerOf({ kind, first: offset, last, rows: maxRows, endsWithNewline: false, cut: maxRows, withheld }),
   ];
   // +1: the newline between the last row and the footer
   return Math.max(...worst.map((f) => Buffer.byteLength(f))) + 1;
@@ -77,6 +91,7 @@ export function renderRead(value: ReadValue): RenderedOutput {
     totalEntries: value.kind === "directory" ? value.totalEntries : undefined,
     endsWithNewline: value.kind === "file" ? value.endsWithNewline : undefined,
     cut,
+    withheld: value.kind === "directory" ? value.withheld : undefined,
   });
   const text = [...body, footer].join("\n");
   const content: ModelContent[] = [{ type: "text", text }];
