@@ -364,8 +364,8 @@ async function countMatches(
 }
 
 /**
- * Pass 2 over open files: rg inherits them as fds and reads /dev/fd/NN in the order given (the
- * two-digit names sort that way), so the first matches by path are the ones kept at the cap. rg
+ * Pass 2 over open files: rg inherits them as fds and reads /dev/fd/NNN in the order given (the
+ * three-digit names sort that way), so the first matches by path are the ones kept at the cap. rg
  * is also stopped once every file has given the matches it was counted for: given a file by
  * name, rg does not stop at binary data and would read on through a 100 GiB sparse tail.
  */
