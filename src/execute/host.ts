@@ -330,13 +330,12 @@ export class ExecutionHost {
   }
 
   private unknownTool(name: string, set: HostToolSet): CallFailure {
+    const names = set.tools.map((t) => t.tool.name).sort();
+    const available = ` Available tools: ${names.slice(0, 30).join(", ") || "none"}${names.length > 30 ? ", …" : ""}.`;
     if (name.length > MAX_NAME_ECHO) {
-      const names = set.tools.map((t) => t.tool.name).sort();
-      return new CallFailure(
-        "unknown_tool",
-        `there is no tool named ${JSON.stringify(name.slice(0, 64))}… (a name of ${name.length} characters). ` +
-          `Available tools: ${names.slice(0, 30).join(", ") || "none"}${names.length > 30 ? ", …" : ""}.`,
-      );
+      // no fuzzy match against megabytes of name, and no echo of them
+      const shown = `${JSON.stringify(name.slice(0, 64))}… (a name of ${name.length} characters)`;
+      return new CallFailure("unknown_tool", `there is no tool named ${shown}.${available}`);
     }
     const withheld = set.withheld?.find((w) => w.name === name);
     if (withheld) {
@@ -345,12 +344,8 @@ export class ExecutionHost {
         `${name} is not available here: ${withheld.reason}.`,
       );
     }
-    const names = set.tools.map((t) => t.tool.name).sort();
     const near = nearest(name, names);
-    const hint =
-      near.length > 0
-        ? ` Did you mean ${near.join(", ")}?`
-        : ` Available tools: ${names.slice(0, 30).join(", ") || "none"}${names.length > 30 ? ", …" : ""}.`;
+    const hint = near.length > 0 ? ` Did you mean ${near.join(", ")}?` : available;
     return new CallFailure("unknown_tool", `there is no tool named ${JSON.stringify(name)}.${hint}`);
   }
 
