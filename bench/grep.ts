@@ -178,7 +178,7 @@ async function throughHost(ctx: Parameters<typeof grep>[1]): Promise<Figure[]> {
       files = v.filesWithMatches ?? (v.files?.length ?? 0) + (v.more ?? 0);
       const ratio = median(hosted) / median(direct);
       figures.push({
-        name: `${c.tool} ${JSON.stringify(c.args.pattern)} through the host (every file checked) / called directly`,
+        name: `${c.tool} ${JSON.stringify(c.args.pattern)} through the host (validation, every file's permission check, render, spill) / called directly`,
         value: round(ratio, 2),
         unit: "x",
         note: `${files} files checked; medians ${round(median(hosted), 1)} ms vs ${round(median(direct), 1)} ms`,
