@@ -112,6 +112,7 @@ describe("grep refuses what it cannot finish, up front", () => {
     writeFileSync(big, "");
     truncateSync(big, 100 * 1024 ** 3);
     const r = await host.call({ tool: "grep", args: { pattern: "needle", path: "sparse.img" } });
+    rmSync(big);
     expect(r.error?.code).toBe("tool_error");
     expect(textOf(r)).toMatch(
       /sparse\.img is a binary file: binary data \(a NUL byte at offset 0\); grep searches text files only/,
