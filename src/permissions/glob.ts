@@ -57,7 +57,7 @@ export function pathGlob(glob: string, nocase: boolean): (p: string) => boolean 
   if (!matcher) {
     const problem = pathGlobProblem(glob);
     if (problem !== undefined) throw new Error(`path glob ${JSON.stringify(glob)} ${problem}`);
-    const machines = expandBraces(glob.normalize("NFC")).map((alt) => compilePath(alt, nocase));
+    const machines = expandBraces(normalizeGlob(glob.normalize("NFC"))).map((alt) => compilePath(alt, nocase));
     matcher = (p: string) => {
       const value = nocase ? p.toLowerCase() : p;
       return machines.some((m) => run(m, value));
@@ -129,10 +129,16 @@ const isSlash = (c: string) => c === "/";
 const notSlash = (c: string) => c !== "/";
 const anyChar = () => true;
 
+/** A leading "./" and a trailing "/" say nothing about a resolved path (which has neither). */
+function normalizeGlob(raw: string): string {
+  let glob = raw;
+  while (glob.startsWith("./")) glob = glob.slice(2);
+  if (glob.length > 1 && glob.endsWith("/") && !glob.endsWith("\\/")) glob = glob.slice(0, -1);
+  return glob;
+}
+
 /** Compiles one brace-free path glob. */
-function compilePath(raw: string, nocase: boolean): Machine {
-  let glob = raw.startsWith("./") ? raw.slice(2) : raw;
-  if (glob.length > 1 && glob.endsWith("/")) glob = glob.slice(0, -1);
+function compilePath(glob: string, nocase: boolean): Machine {
   // consecutive `**` segments mean the same as one
   const segments = glob.split("/").filter((s, i, all) => !(s === "**" && all[i - 1] === "**"));
   const states: State[] = [];

@@ -104,12 +104,11 @@ export function toolGlobProblem(tool: string, namespace?: string): string | unde
   const mcpName = ns !== undefined && (/^mcp:/.test(ns) || /^[*?]/.test(ns));
   if (mcpName) return undefined;
   if (!TOOL_NAME_GLOB.test(name)) {
-    const hint =
-      slash === -1 && tool.includes(":")
-        ? `; for a whole namespace write "namespace": ${JSON.stringify(tool.replace(/\/.*$/, ""))}, for one of its tools "${tool}/<name>"`
-        : /[()]/.test(tool)
-          ? '; rules name the tool alone and put the rest in "pattern", "path" or "param", e.g. {"tool": "bash", "pattern": "git *"}'
-          : '; for an MCP server\'s tool write "mcp:<server>/<tool>"';
+    const hint = /[()]/.test(tool)
+      ? '; rules name the tool alone and put the rest in "pattern", "path" or "param", e.g. {"tool": "bash", "pattern": "git *"}'
+      : slash === -1 && tool.includes(":")
+        ? `; for a whole namespace write "namespace": ${JSON.stringify(tool)}, for one of its tools "${tool}/<name>"`
+        : '; for an MCP server\'s tool write "mcp:<server>/<tool>"';
     return `tool ${quoted} can never match: a tool name has only letters, digits, _ and -${hint}`;
   }
   if (!/[*?]/.test(name) && name.length > TOOL_NAME_MAX)
