@@ -137,7 +137,8 @@ function validated(layer: ConfigLayer, source: string, pairs: Array<[string, unk
       const issue = parsed.error.issues[0];
       const where = issue && issue.path.length > 0 ? ` at ${formatIssuePath(issue.path)}` : "";
       const detail = (issue?.message ?? "invalid").replace(/^Invalid input: /, "");
-      const what = issue?.code === "custom" ? "is invalid" : "has the wrong type";
+      const wrongType = ["invalid_type", "invalid_union", "invalid_value"].includes(issue?.code ?? "");
+      const what = wrongType ? "has the wrong type" : "is invalid";
       throw new ConfigError(source, key, `${what}${where}: ${detail} (${spec.doc})`);
     }
     out.pairs.push({ key: key as ConfigKey, value: parsed.data });

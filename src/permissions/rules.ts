@@ -107,7 +107,7 @@ export function toolGlobProblem(tool: string, namespace?: string): string | unde
     const hint = /[()]/.test(tool)
       ? '; rules name the tool alone and put the rest in "pattern", "path" or "param", e.g. {"tool": "bash", "pattern": "git *"}'
       : slash === -1 && tool.includes(":")
-        ? `; for a whole namespace write "namespace": ${JSON.stringify(tool)}, for one of its tools "${tool}/<name>"`
+        ? `; for one tool of a namespace write "<namespace>/<tool>" (e.g. "mcp:github/create_issue"), for a whole namespace "namespace": "<namespace>" (e.g. "mcp:github")`
         : '; for an MCP server\'s tool write "mcp:<server>/<tool>"';
     return `tool ${quoted} can never match: a tool name has only letters, digits, _ and -${hint}`;
   }

@@ -1,9 +1,9 @@
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../../src/config/index.js";
-import { runCli } from "../helpers/cli.js";
+import { CLI, runCli } from "../helpers/cli.js";
 import { tempProject } from "../helpers/tmp.js";
 
 const projectFile = (repo: string) => path.join(repo, ".toolplane", "config.json");
@@ -25,9 +25,17 @@ describe("configuration files that are not plain files", () => {
     const home = path.join(p.home, ".config", "toolplane");
     mkdirSync(home, { recursive: true });
     symlinkSync("/dev/zero", path.join(home, "config.json"));
+    // in a child with its memory capped: read whole, /dev/zero would grow without end
+    const r = spawnSync("sh", ["-c", 'ulimit -v 3000000 && exec "$0" "$@"', process.execPath, CLI, "config"], {
+      cwd: p.repo,
+      env: p.env,
+      encoding: "utf8",
+      timeout: 30_000,
+    });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/the user configuration file is a character device, not a regular file/);
     const load = () => loadConfig({ cwd: p.repo, env: p.env });
     expect(load).toThrow(ConfigError);
-    expect(load).toThrow(/the user configuration file is a character device, not a regular file/);
   });
 
   it("a config file over 1 MiB is refused with its size limit", () => {

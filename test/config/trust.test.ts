@@ -108,7 +108,6 @@ describe("project trust: a repository's own file may only tighten until it is tr
       }),
     });
     const cfg = loadConfig({ cwd: p.repo, env: p.env });
-    expect(cfg.trust.trusted).toBe(false);
     expect(cfg.get("permissions.defaultEffect")).toBe("deny");
     expect(cfg.get("permissions.workspaceBoundary")).toBe(true);
     expect(cfg.get("permissions.additionalDirectories")).toEqual([]);
@@ -118,6 +117,7 @@ describe("project trust: a repository's own file may only tighten until it is tr
       { effect: "deny", tool: "glob" },
       { effect: "allow", tool: "read" },
     ]);
+    expect(cfg.trust.trusted).toBe(false);
     expect(cfg.trust.ignored.map((i) => `${i.key}: ${i.reason}`)).toEqual([
       'permissions.defaultEffect: is less strict than "deny"',
       "permissions.askFiles: drops sensitive-file checks",
