@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, realpathSync, renameSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { ConfigError } from "./errors.js";
 import { readConfigText, realpathOr } from "./load.js";
@@ -45,11 +45,13 @@ export function recordTrust(home: string, projectRoot: string, trusted: boolean)
   if (changed) {
     set(after);
     mkdirSync(home, { recursive: true, mode: 0o700 });
-    const temp = path.join(home, `.config.json.${process.pid}.tmp`);
+    // a config.json that links into a dotfiles repository is written through the link, not replaced
+    const target = text !== undefined ? realpathSync(file) : file;
+    const temp = path.join(path.dirname(target), `.config.json.${process.pid}.tmp`);
     writeFileSync(temp, `${JSON.stringify(json, null, 2)}\n`, { mode: 0o600 });
     // an existing file keeps its mode; a new one is the user's alone
-    if (text !== undefined) chmodSync(temp, statSync(file).mode & 0o777);
-    renameSync(temp, file);
+    if (text !== undefined) chmodSync(temp, statSync(target).mode & 0o777);
+    renameSync(temp, target);
   }
   return { file, project, changed };
 }

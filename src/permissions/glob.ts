@@ -57,7 +57,9 @@ export function pathGlob(glob: string, nocase: boolean): (p: string) => boolean 
   if (!matcher) {
     const problem = pathGlobProblem(glob);
     if (problem !== undefined) throw new Error(`path glob ${JSON.stringify(glob)} ${problem}`);
-    const machines = expandBraces(normalizeGlob(glob.normalize("NFC"))).map((alt) => compilePath(alt, nocase));
+    const machines = expandBraces(normalizeGlob(glob.normalize("NFC"))).map((alt) =>
+      compilePath(alt, nocase),
+    );
     matcher = (p: string) => {
       const value = nocase ? p.toLowerCase() : p;
       return machines.some((m) => run(m, value));

@@ -26,12 +26,16 @@ describe("configuration files that are not plain files", () => {
     mkdirSync(home, { recursive: true });
     symlinkSync("/dev/zero", path.join(home, "config.json"));
     // in a child with its memory capped: read whole, /dev/zero would grow without end
-    const r = spawnSync("sh", ["-c", 'ulimit -v 3000000 && exec "$0" "$@"', process.execPath, CLI, "config"], {
-      cwd: p.repo,
-      env: p.env,
-      encoding: "utf8",
-      timeout: 30_000,
-    });
+    const r = spawnSync(
+      "sh",
+      ["-c", 'ulimit -v 3000000 && exec "$0" "$@"', process.execPath, CLI, "config"],
+      {
+        cwd: p.repo,
+        env: p.env,
+        encoding: "utf8",
+        timeout: 30_000,
+      },
+    );
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/the user configuration file is a character device, not a regular file/);
     const load = () => loadConfig({ cwd: p.repo, env: p.env });

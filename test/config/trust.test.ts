@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, lstatSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { sessionPolicy } from "../../src/assemble/policy.js";
@@ -247,6 +247,16 @@ describe("project trust: a repository's own file may only tighten until it is tr
     });
     recordTrust(home, p.repo, false);
     expect(JSON.parse(readFileSync(userFile(p.home), "utf8"))["trust.projects"]).toEqual(["/elsewhere"]);
+    // a config.json linked from a dotfiles folder stays a link; the file it points to is updated
+    const dotfiles = path.join(p.root, "dotfiles");
+    writeTree(dotfiles, { "toolplane.json": "{}" });
+    rmSync(userFile(p.home));
+    symlinkSync(path.join(dotfiles, "toolplane.json"), userFile(p.home));
+    recordTrust(home, p.repo, true);
+    expect(lstatSync(userFile(p.home)).isSymbolicLink()).toBe(true);
+    expect(JSON.parse(readFileSync(path.join(dotfiles, "toolplane.json"), "utf8"))).toEqual({
+      trust: { projects: [p.repo] },
+    });
   });
 
   it("every configuration key is classified for untrusted projects (gated, or applied as written)", () => {

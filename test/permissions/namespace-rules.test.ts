@@ -64,7 +64,9 @@ describe("rules name MCP tools in the documented namespace forms", () => {
     expect(bad("mcp:good.echo")).toMatch(
       /^tool "mcp:good.echo" can never match: a tool name has only letters/,
     );
-    expect(bad("mcp:good")).toMatch(/write "<namespace>\/<tool>" \(e.g. "mcp:github\/create_issue"\), for a whole namespace "namespace"/);
+    expect(bad("mcp:good")).toMatch(
+      /write "<namespace>\/<tool>" \(e.g. "mcp:github\/create_issue"\), for a whole namespace "namespace"/,
+    );
     expect(bad("mcp:*")).toMatch(/can never match/);
     expect(bad("Bash(git push:*)")).toMatch(/put the rest in "pattern"/);
     expect(bad("mcp:good/")).toMatch(/write "<namespace>\/<name>"/);
