@@ -1,19 +1,57 @@
 import type { Config } from "../config/index.js";
-import { MCP_ACTIONS, MCP_DEFAULT_RULES } from "../mcp/index.js";
-import { type PermissionPolicy, policyFromConfig } from "../permissions/index.js";
+import { MCP_ACTIONS, MCP_DEFAULT_RULES, qualifyToolNames, sanitise } from "../mcp/index.js";
+import { MCP_NAME_PREFIX, serverKey } from "../mcp/names.js";
+import { type PermissionPolicy, policyFromConfig, type SourcedRule } from "../permissions/index.js";
 
 /**
  * The permission policy of a configuration (pure data; see evaluatePermission), with the
  * session's defaults: destructive MCP tools ask, unless any rule of the user's is about that
- * action, which then replaces the default.
+ * action, which then replaces the default. A rule from a project that is not trusted never
+ * replaces a default (it may only tighten: see src/config/untrusted.ts).
  */
 export function sessionPolicy(config: Config): PermissionPolicy {
   const policy = policyFromConfig(config.values, config.projectRoot);
-  const userDecides = policy.rules.some((r) => r.rule.action === MCP_ACTIONS.destructive);
-  if (userDecides) return policy;
+  const rules = policy.rules.map(withMcpAliases);
+  const replacesDefault = (r: SourcedRule) => config.trust.trusted || r.layer !== "project";
+  const userDecides = rules.some((r) => r.rule.action === MCP_ACTIONS.destructive && replacesDefault(r));
+  if (userDecides) return { ...policy, rules };
   const defaults = MCP_DEFAULT_RULES.map((rule) => ({
     rule: { ...rule },
     origin: "the built-in default (destructive MCP tools ask)",
   }));
-  return { ...policy, rules: [...policy.rules, ...defaults] };
+  return { ...policy, rules: [...rules, ...defaults] };
+}
+
+const GLOB_CHARS = /[*?]/;
+
+/**
+ * A rule may name an MCP tool by the server's own tool name ("mcp:github/create_issue", or
+ * "namespace": "mcp:github" with "tool": "create_issue"); the model, and so the permission
+ * request, sees the qualified name "mcp__github__create_issue". The rule gets that form as an
+ * alias, computed with the client's own naming (src/mcp/names.ts), so it matches the same tool.
+ */
+export function withMcpAliases(sourced: SourcedRule): SourcedRule {
+  const tool = sourced.rule.tool;
+  if (tool === undefined) return sourced;
+  const slash = tool.lastIndexOf("/");
+  const ns = slash === -1 ? sourced.rule.namespace : tool.slice(0, slash);
+  const name = slash === -1 ? tool : tool.slice(slash + 1);
+  if (ns === undefined || !ns.startsWith("mcp:") || name.startsWith(MCP_NAME_PREFIX)) return sourced;
+  const qualified = qualifiedGlobs(ns.slice("mcp:".length), name, sourced.rule.effect !== "allow");
+  const aliases = qualified.map((q) => (slash === -1 ? q : `${ns}/${q}`));
+  return { ...sourced, toolAliases: [...(sourced.toolAliases ?? []), ...aliases] };
+}
+
+/** The qualified name(s) a server's tool name (or glob) takes; `failClosed` adds the hashed look-alike form. */
+function qualifiedGlobs(server: string, name: string, failClosed: boolean): string[] {
+  const serverGlob = GLOB_CHARS.test(server);
+  const key = serverGlob
+    ? server.replace(/[^A-Za-z0-9_\-*?]/g, "_") + (/[^A-Za-z0-9_\-*?]/.test(server) ? "_????" : "")
+    : serverKey(server);
+  if (!serverGlob && !GLOB_CHARS.test(name)) {
+    const exact = qualifyToolNames(server, [name]).get(name)!;
+    // two raw names that sanitise alike: the one that needed sanitising carries a hash
+    return failClosed && sanitise(name) !== name ? [exact, `${exact}_??????`] : [exact];
+  }
+  return [`${MCP_NAME_PREFIX}${key}__${name.replace(/[^A-Za-z0-9_\-*?]/g, "_")}`];
 }

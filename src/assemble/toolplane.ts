@@ -21,7 +21,7 @@ import {
   type Restrictions,
   type Snapshot,
 } from "../register/index.js";
-import type { BudgetSettings, Catalog, ProviderName } from "../render/index.js";
+import type { BudgetSettings, ProviderName } from "../render/index.js";
 import { builtinProvider } from "../tools/index.js";
 import { skillTool } from "../tools/skill.js";
 import type { ProgressFactory } from "../util/progress.js";
@@ -30,6 +30,7 @@ import { SessionDeferral, type VisibleTool } from "./deferral.js";
 import { assembleHost, type HostRequest } from "./host.js";
 import { loadToolModules, type ToolModuleSpec } from "./modules.js";
 import { sessionPolicy } from "./policy.js";
+import { type AssembledCatalog, reportProblems, untrustedNotice } from "./problems.js";
 import { parseScopeChain } from "./scope.js";
 import {
   namespaceOf,
@@ -40,6 +41,7 @@ import {
 } from "./visibility.js";
 
 export type { HostRequest } from "./host.js";
+export type { AssembledCatalog, ReportedProblem } from "./problems.js";
 
 /** The built-in skill tool's name (src/tools/skill.ts). */
 const SKILL_TOOL = "skill";
@@ -88,8 +90,9 @@ export class Toolplane {
   private constructor(config: Config, chain: string[], options: ToolplaneOptions, session: string) {
     this.config = config;
     this.chain = chain;
-    this.tools = new Registry<AnyTool>({ kind: "tool" });
-    this.skills = new Registry<Skill>({ kind: "skill" });
+    const enumerateTimeoutMs = config.get("tools.providerTimeoutMs") as number;
+    this.tools = new Registry<AnyTool>({ kind: "tool", enumerateTimeoutMs });
+    this.skills = new Registry<Skill>({ kind: "skill", enumerateTimeoutMs });
     const discovery: ConstructorParameters<typeof SkillDiscovery>[0] = {
       cwd: config.cwd,
       paths: config.get("skills.paths") as string[],
@@ -108,6 +111,8 @@ export class Toolplane {
   static async open(options: ToolplaneOptions): Promise<Toolplane> {
     const session = options.session ?? `session-${randomBytes(6).toString("hex")}`;
     const plane = new Toolplane(loadConfig(options), parseScopeChain(options.scope), options, session);
+    const notice = untrustedNotice(plane.config);
+    if (notice) options.log?.(notice);
     const builtin = options.progress ? { progress: options.progress } : {};
     plane.tools.register(GLOBAL_LAYER, builtinProvider([skillTool(() => plane.skillsView())], builtin));
     if (plane.config.get("tools.examples") as boolean) plane.tools.register(GLOBAL_LAYER, ticketProvider());
@@ -255,12 +260,15 @@ export class Toolplane {
     return this.watching;
   }
 
-  /** What the model sees for `provider`, planned for this session's deferral (see CatalogAssembler). */
-  async catalog(provider: ProviderName): Promise<Catalog> {
+  /**
+   * What the model sees for `provider`, planned for this session's deferral (see CatalogAssembler),
+   * with every provider problem of the reads it was built from (tools and skills).
+   */
+  async catalog(provider: ProviderName): Promise<AssembledCatalog> {
     const snapshot = await this.toolSnapshot();
     const planned = await this.planFor(this.visible(snapshot));
     const view = await this.skillsView();
-    return this.catalogs.render({
+    const catalog = this.catalogs.render({
       provider,
       planned,
       deferral: this.deferral,
@@ -271,6 +279,7 @@ export class Toolplane {
       nativeWanted: this.config.get("defer.native") as boolean,
       incomplete: snapshot.incomplete || view.incomplete,
     });
+    return { ...catalog, problems: reportProblems(snapshot.problems, view.providerProblems) };
   }
 
   /** The catalog budget from the assembly keys. */

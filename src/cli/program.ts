@@ -8,6 +8,7 @@ import { layersCommand } from "./commands/layers.js";
 import { searchCommand } from "./commands/search.js";
 import { serveCommand } from "./commands/serve.js";
 import { skillsCommand } from "./commands/skills.js";
+import { trustCommand } from "./commands/trust.js";
 
 export const VERSION = "0.1.0";
 
@@ -28,6 +29,7 @@ export function buildProgram(): Command {
     configCommand,
     evalCommand,
     doctorCommand,
+    trustCommand,
   ])
     add(program);
   return program;

@@ -7,14 +7,23 @@ export {
   type KeyKind,
   type KeySpec,
   keySpec,
+  MAX_TIMER_MS,
 } from "./keys.js";
 export {
+  CONFIG_FILE_MAX_BYTES,
   CONFIG_LAYERS,
   type Config,
   type ConfigLayer,
   type ConfigValue,
+  type IgnoredKey,
   type LoadOptions,
   loadConfig,
+  type ProjectTrust,
   parseSetArg,
   parseValue,
+  projectTrustOf,
+  readConfigText,
+  realpathOr,
 } from "./load.js";
+export { recordTrust, type TrustChange } from "./trust-record.js";
+export { APPLIED_AS_IS, type IgnoredPart, PROJECT_GATES } from "./untrusted.js";

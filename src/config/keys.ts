@@ -1,4 +1,6 @@
+import path from "node:path";
 import { z } from "zod";
+import { pathGlobProblem } from "../permissions/glob.js";
 import { EFFECTS, permissionRuleSchema } from "../permissions/rules.js";
 
 /**
@@ -23,12 +25,18 @@ export interface KeySpec {
 const positiveInt = z.number().int().positive();
 const names = z.array(z.string());
 
+/** setTimeout's largest delay: a larger one fires after 1 ms (Node clamps it), so it is refused. */
+export const MAX_TIMER_MS = 2_147_483_647;
+/** A duration in ms that a timer can hold. Every duration key uses it (or a narrower bound). */
+const durationMs = positiveInt.max(MAX_TIMER_MS, `at most ${MAX_TIMER_MS} ms (about 24.8 days)`);
+const DAY_MS = 86_400_000;
+
 // Shared by both transports: `trusted` lets the server's tool annotations relax permissions and
 // concurrency; `timeoutMs` bounds one call; `startTimeoutMs` bounds start-up plus the first list.
 const mcpCommon = {
   trusted: z.boolean().optional(),
-  timeoutMs: positiveInt.optional(),
-  startTimeoutMs: positiveInt.optional(),
+  timeoutMs: durationMs.optional(),
+  startTimeoutMs: durationMs.optional(),
 };
 
 const mcpServer = z.union([
@@ -120,7 +128,7 @@ export const CONFIG_KEYS = {
   },
   "tools.timeoutMs": {
     kind: "run-time",
-    schema: positiveInt,
+    schema: durationMs,
     default: 120_000,
     doc: "timeout in ms for a tool that declares none (see tools.timeouts)",
   },
@@ -175,7 +183,13 @@ export const CONFIG_KEYS = {
   },
   "permissions.askFiles": {
     kind: "run-time",
-    schema: names,
+    schema: z.array(
+      z.string().superRefine((glob, ctx) => {
+        const problem = pathGlobProblem(glob);
+        if (problem !== undefined)
+          ctx.addIssue({ code: "custom", message: `glob ${JSON.stringify(glob)} ${problem}` });
+      }),
+    ),
     default: [
       ".env",
       ".env.*",
@@ -191,9 +205,26 @@ export const CONFIG_KEYS = {
     ],
     doc: "file-name globs that always ask (secrets); [] switches the check off",
   },
+  "tools.providerTimeoutMs": {
+    kind: "run-time",
+    schema: durationMs,
+    default: 10_000,
+    doc: "how long one tool or skill provider (a tools.modules provider, a skill root) may take to list its entries; past it the list is left out and the catalog marked incomplete",
+  },
+  "trust.projects": {
+    kind: "assembly",
+    schema: z.array(
+      z
+        .string()
+        .refine((p) => path.isAbsolute(p), { message: "an absolute path (run `toolplane trust DIR`)" }),
+    ),
+    default: [],
+    merge: "concat",
+    doc: "project roots whose .toolplane/config.json applies in full (code modules, MCP commands, looser permissions); written by `toolplane trust`; a project file cannot set it",
+  },
   "tools.timeouts": {
     kind: "run-time",
-    schema: z.record(z.string(), positiveInt),
+    schema: z.record(z.string(), durationMs),
     default: {},
     doc: "per-tool timeout in ms, by tool name; wins over the tool's own timeoutMs and tools.timeoutMs",
   },
@@ -241,9 +272,14 @@ export const CONFIG_KEYS = {
   },
   "skills.auditIntervalMs": {
     kind: "run-time",
-    schema: z.number().int().nonnegative(),
+    schema: z
+      .number()
+      .int()
+      .refine((ms) => ms === 0 || (ms >= 1000 && ms <= DAY_MS), {
+        message: `0 (never) or from 1000 ms to ${DAY_MS} ms (a day)`,
+      }),
     default: 60_000,
-    doc: "how often a full skill rescan is compared with the watched state (0: never)",
+    doc: "how often a full skill rescan is compared with the watched state (0: never; else 1 s to a day)",
   },
   "tools.examples": {
     kind: "assembly",

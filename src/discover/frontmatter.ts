@@ -15,6 +15,12 @@ export type FrontmatterResult =
 const BOM = "\uFEFF";
 
 /**
+ * Most YAML aliases a frontmatter may expand. An alias bomb (anchors of anchors) grows
+ * exponentially when turned into data; frontmatter has no use for more than a few aliases.
+ */
+export const MAX_ALIASES = 50;
+
+/**
  * Splits `---\n<yaml>\n---\n<body>` and parses the YAML. Errors carry the file's line and column
  * (the opening `---` is line 1). A BOM and CRLF line endings are accepted.
  */
@@ -51,7 +57,15 @@ export function parseFrontmatter(text: string): FrontmatterResult {
     const first = e.message.split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "");
     return { ok: false, error: `frontmatter: ${where}: invalid YAML: ${first}` };
   }
-  const data: unknown = doc.toJS();
+  let data: unknown;
+  try {
+    data = doc.toJS({ maxAliasCount: MAX_ALIASES });
+  } catch (error) {
+    const why = /alias/i.test((error as Error).message)
+      ? `uses YAML aliases too much (more than ${MAX_ALIASES} expansions, as an alias bomb does); write the values out`
+      : `cannot be read as data: ${(error as Error).message}`;
+    return { ok: false, error: `frontmatter: line 2: ${why}` };
+  }
   if (data === null || data === undefined) return { ok: true, data: {}, bodyStart, lines: {} };
   if (typeof data !== "object" || Array.isArray(data)) {
     const kind = Array.isArray(data) ? "a list" : `a ${typeof data}`;

@@ -1,4 +1,5 @@
-import { closeSync, openSync, readSync } from "node:fs";
+import { closeSync, readSync } from "node:fs";
+import { NotRegularFileError, openRegularSync } from "../util/regular-file.js";
 
 /** First read; most SKILL.md files fit whole, and a frontmatter nearly always does. */
 const FIRST_CHUNK = 16 * 1024;
@@ -15,10 +16,21 @@ const utf8 = new TextDecoder("utf-8", { fatal: true });
  *
  * Synchronous on purpose: for thousands of small files one blocking open/read/close is several
  * times cheaper than three trips through libuv's thread pool; scanRoot yields to the event loop
- * between batches so a big scan does not hold it for long.
+ * between batches so a big scan does not hold it for long. The open is non-blocking and only a
+ * regular file is read: a FIFO named SKILL.md would otherwise hang the scan (and every command).
  */
 export function readHead(file: string): Head {
-  const fd = openSync(file, "r");
+  let fd: number;
+  try {
+    fd = openRegularSync(file).fd;
+  } catch (error) {
+    if (error instanceof NotRegularFileError)
+      return {
+        ok: false,
+        error: `file: is ${error.kind}, not a regular file; a skill file must be a plain file`,
+      };
+    throw error;
+  }
   try {
     let buf = shared;
     let length = 0;

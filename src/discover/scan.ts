@@ -56,7 +56,7 @@ export async function scanRoot(
       await new Promise<void>((resolve) => setImmediate(resolve));
     }
     const name = names[i]!;
-    const result = scanEntrySync(root, name, byName.get(name));
+    const result = scanEntrySafely(root, name, byName.get(name));
     if (result) state.entries.set(name, result);
   }
   return state;
@@ -77,7 +77,21 @@ export async function scanEntry(
   name: string,
   dirent?: Dirent,
 ): Promise<EntryResult | undefined> {
-  return scanEntrySync(root, name, dirent);
+  return scanEntrySafely(root, name, dirent);
+}
+
+/** One entry's failure of any kind is that entry's problem: it never hides the other skills. */
+function scanEntrySafely(root: SkillRoot, name: string, dirent?: Dirent): EntryResult | undefined {
+  try {
+    return scanEntrySync(root, name, dirent);
+  } catch (error) {
+    return {
+      problem: {
+        path: path.join(root.dir, name),
+        errors: [`file: could not be read as a skill: ${(error as Error).message}`],
+      },
+    };
+  }
 }
 
 function scanEntrySync(root: SkillRoot, name: string, dirent?: Dirent): EntryResult | undefined {

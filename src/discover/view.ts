@@ -1,5 +1,5 @@
 import { disabledMatcher, skillVisibility } from "../filter/index.js";
-import type { Snapshot } from "../register/types.js";
+import type { ProviderProblem, Snapshot } from "../register/types.js";
 import { cmp } from "../util/compare.js";
 import type { Skill, SkillForm, SkillProblem } from "./types.js";
 
@@ -32,6 +32,8 @@ export interface SkillsView {
   shadowed: ShadowedSkill[];
   problems: SkillProblem[];
   incomplete: boolean;
+  /** Skill roots whose read failed (rejected, timed out): the registry's problems of this read. */
+  providerProblems: ProviderProblem[];
 }
 
 /** Builds the view from a registry snapshot and the discovery problems; sorted, deterministic. */
@@ -78,5 +80,11 @@ export function skillsView(
   const sortedProblems = [...problems]
     .map((p) => ({ path: p.path, errors: [...p.errors] }))
     .sort((a, b) => cmp(a.path, b.path));
-  return { skills, shadowed, problems: sortedProblems, incomplete: snapshot.incomplete };
+  return {
+    skills,
+    shadowed,
+    problems: sortedProblems,
+    incomplete: snapshot.incomplete,
+    providerProblems: [...snapshot.problems],
+  };
 }

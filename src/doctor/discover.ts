@@ -1,8 +1,14 @@
 import { createHash } from "node:crypto";
-import { readFile } from "node:fs/promises";
 import type { AuditReport } from "../discover/discovery.js";
 import type { SkillListing } from "../discover/view.js";
+import { readRegularHeadSync } from "../util/regular-file.js";
 import { type DoctorCheck, row } from "./types.js";
+
+/**
+ * How much of each skill file the comparison reads: a 10 MB SKILL.md is not read whole (its size
+ * goes into the comparison instead), and a file swapped for a FIFO is skipped, not waited on.
+ */
+export const COMPARE_MAX_BYTES = 256 * 1024;
 
 /** Row 5: a full rescan against the incremental state: skills it holds wrongly or lacks. */
 export function staleCacheCheck(audit: AuditReport, roots: number): DoctorCheck {
@@ -22,17 +28,27 @@ export function staleCacheCheck(audit: AuditReport, roots: number): DoctorCheck 
   );
 }
 
-/** Row 6: one skill under two names (a copy left behind by a rename): the same body, name aside. */
+/**
+ * Row 6: one skill under two names (a copy left behind by a rename): the same body, name aside.
+ * Files are compared by their first COMPARE_MAX_BYTES (name line aside) and their size.
+ */
 export async function renameLeftoverCheck(skills: readonly SkillListing[]): Promise<DoctorCheck> {
   const byBody = new Map<string, SkillListing[]>();
   for (const s of skills) {
     let text: string;
+    let size: number;
     try {
-      text = await readFile(s.path, "utf8");
+      const read = readRegularHeadSync(s.path, COMPARE_MAX_BYTES);
+      text = read.head.toString("utf8");
+      // a file read in part: its size (less the name line, which a rename changes) stands for the rest
+      const nameLine = /^name:.*$/m.exec(text)?.[0] ?? "";
+      size = read.head.length < read.size ? read.size - Buffer.byteLength(nameLine) : -1;
     } catch {
-      continue; // a vanished file is the deletion check's finding
+      continue; // a vanished (or no longer regular) file is the deletion check's finding
     }
-    const key = createHash("sha256").update(bodyWithoutName(text)).digest("hex");
+    const key = createHash("sha256")
+      .update(`${size}\u0000${bodyWithoutName(text)}`)
+      .digest("hex");
     byBody.set(key, [...(byBody.get(key) ?? []), s]);
   }
   const findings: string[] = [];

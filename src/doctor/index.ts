@@ -2,15 +2,17 @@ import { leakCheck, schemaCheck } from "./declare.js";
 import { renameLeftoverCheck, staleCacheCheck } from "./discover.js";
 import { attachmentCheck } from "./filter.js";
 import { deletionCheck } from "./invalidate.js";
-import { attributionCheck, overrideCheck } from "./register.js";
+import { attributionCheck, overrideCheck, providerProblemsCheck } from "./register.js";
 import { budgetCheck, volatileCheck } from "./render.js";
+import { untrustedProjectCheck } from "./trust.js";
 import type { DoctorContext, DoctorReport } from "./types.js";
 
 export type { DoctorCheck, DoctorContext, DoctorReport } from "./types.js";
 
 /**
- * The seed's failure table (section 7), one check per row, in its order. The skill state is read
- * before the tools are (a harness's order) and audited once; the audit repairs what it finds.
+ * The seed's failure table (section 7), one check per row, in its order, then two rows of the
+ * tool layer's own: provider problems and an untrusted project's ignored keys. The skill state is
+ * read before the tools are (a harness's order) and audited once; the audit repairs what it finds.
  */
 export async function runDoctor(ctx: DoctorContext): Promise<DoctorReport> {
   const { plane } = ctx;
@@ -29,7 +31,24 @@ export async function runDoctor(ctx: DoctorContext): Promise<DoctorReport> {
   const budget = await budgetCheck(ctx);
   const deletion = await deletionCheck(ctx, audit, before);
   const volatile = await volatileCheck(ctx);
+  const providers = await providerProblemsCheck(ctx);
+  const trust = untrustedProjectCheck(ctx);
   return {
-    checks: [schema, leaks, overrides, attribution, stale, rename, attachment, budget, volatile, deletion],
+    checks: [
+      schema,
+      leaks,
+      overrides,
+      attribution,
+      stale,
+      rename,
+      attachment,
+      budget,
+      volatile,
+      deletion,
+      providers.check,
+      trust,
+    ],
+    problems: providers.problems,
+    trust: plane.config.trust,
   };
 }

@@ -19,9 +19,16 @@ export async function deletionCheck(
   const findings: string[] = [];
   plane.tools.invalidate("runtime");
   const cached = await plane.tools.snapshot(plane.chain);
-  const fresh = new Registry<AnyTool>({ kind: "tool" });
+  const enumerateTimeoutMs = plane.config.get("tools.providerTimeoutMs") as number;
+  const fresh = new Registry<AnyTool>({ kind: "tool", enumerateTimeoutMs });
+  // a provider that failed the cached read has nothing to compare (provider-problems reports it),
+  // and asking it again would cost another timeout
+  const failed = new Set(
+    cached.problems.filter((p) => p.outcome === "rejected").map((p) => `${p.layer}\u0000${p.provider}`),
+  );
   for (const layer of plane.tools.layerNames()) {
-    for (const p of plane.tools.providers(layer)) fresh.register(layer, p);
+    for (const p of plane.tools.providers(layer))
+      if (!failed.has(`${layer}\u0000${p.name}`)) fresh.register(layer, p);
     const r = plane.tools.restrictionsOf(layer);
     if (r && layer !== GLOBAL_LAYER) fresh.restrict(layer, r);
   }

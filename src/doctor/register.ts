@@ -1,5 +1,5 @@
-import type { RegistryEntry } from "../register/index.js";
-import { GLOBAL_LAYER, type Registry } from "../register/index.js";
+import type { ProviderProblem, RegistryEntry } from "../register/index.js";
+import { describeProblem, GLOBAL_LAYER, mergeProblems, type Registry } from "../register/index.js";
 import { expectations, scopeLabel } from "./expect.js";
 import { type DoctorCheck, type DoctorContext, row } from "./types.js";
 
@@ -99,4 +99,30 @@ export async function attributionCheck(ctx: DoctorContext): Promise<DoctorCheck>
     findings,
     "register the provider into a layer of the expecting chain (tools.modules item {path, layer}), or fix the scope name in doctor.expect",
   );
+}
+
+/**
+ * Every provider problem of the reads the doctor makes (each chain, tools and skills): a provider
+ * rejected (threw or timed out), malformed, or partial. Returns the row and the list itself.
+ */
+export async function providerProblemsCheck(
+  ctx: DoctorContext,
+): Promise<{ check: DoctorCheck; problems: ProviderProblem[] }> {
+  const lists: ProviderProblem[][] = [];
+  let reads = 0;
+  for (const chain of chainsOf(ctx)) {
+    for (const reg of registries(ctx)) {
+      lists.push([...(await reg.snapshot(chain)).problems]);
+      reads++;
+    }
+  }
+  const problems = mergeProblems(...lists);
+  const check = row(
+    "register",
+    "provider-problems",
+    `${reads} layered reads checked for providers that failed, timed out, or gave malformed or partial lists`,
+    problems.map(describeProblem),
+    "fix or remove the provider named (a tools.modules file, an MCP server in mcp.servers, a skill root); a slow one can be given more time with tools.providerTimeoutMs",
+  );
+  return { check, problems };
 }

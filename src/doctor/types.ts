@@ -1,4 +1,6 @@
 import type { Toolplane } from "../assemble/toolplane.js";
+import type { ProjectTrust } from "../config/index.js";
+import type { ProviderProblem } from "../register/index.js";
 
 /** One row of the seed's failure table, checked. */
 export interface DoctorCheck {
@@ -17,6 +19,10 @@ export interface DoctorCheck {
 
 export interface DoctorReport {
   checks: DoctorCheck[];
+  /** Every provider problem of the doctor's reads: `{provider, layer, outcome, reason, entry?}`. */
+  problems: ProviderProblem[];
+  /** Whether the project is trusted, and what its file set that was not applied. */
+  trust: ProjectTrust;
 }
 
 export interface DoctorContext {

@@ -69,7 +69,7 @@ interface Verdict {
  * call takes the strictest subject. So an allow for one pattern never carries another pattern.
  */
 export function evaluatePermission(request: PermissionRequest, policy: PermissionPolicy): Decision {
-  const applies = policy.rules.filter((r) => callMatches(r.rule, request));
+  const applies = policy.rules.filter((r) => callMatches(r, request));
   const callLevel = applies.filter((r) => r.rule.pattern === undefined && r.rule.path === undefined);
   const verdicts: Verdict[] = [];
 
@@ -87,7 +87,7 @@ export function evaluatePermission(request: PermissionRequest, policy: Permissio
     const subject = `pattern ${JSON.stringify(pattern)}`;
     const ruled = applies
       .filter((r) => r.rule.path === undefined)
-      .filter((r) => r.rule.pattern === undefined || textGlob(r.rule.pattern).test(pattern))
+      .filter((r) => r.rule.pattern === undefined || textMatches(r.rule.pattern, pattern, r.rule.effect))
       .map((r) => verdictOf(r, subject));
     verdicts.push(strictest(ruled, policy, subject));
   }
@@ -121,8 +121,24 @@ export function deniedOutright(
       r.rule.pattern === undefined &&
       r.rule.path === undefined &&
       r.rule.param === undefined &&
-      toolMatches(r.rule, tool.name, tool.namespace),
+      toolMatches(r, tool.name, tool.namespace),
   );
+}
+
+/**
+ * Longest value a glob is matched against exactly (a pattern or an argument value); a path is
+ * bounded by PATH_MAX_CHARS. Matching is linear, but a bound keeps one call's cost bounded too.
+ * Past it the rule fails closed: a deny or ask rule is taken to apply, an allow rule is not.
+ */
+export const VALUE_MAX_CHARS = 1024 * 1024;
+/** Longer than any path the operating system opens (PATH_MAX is 4096 on Linux). */
+export const PATH_MAX_CHARS = 4096;
+/** A regex (not linear-time) is run on values up to this long; past it the rule fails closed. */
+export const REGEX_VALUE_MAX_CHARS = 64 * 1024;
+
+function textMatches(glob: string, value: string, effect: Effect): boolean {
+  if (value.length > VALUE_MAX_CHARS) return effect !== "allow";
+  return textGlob(glob).test(value);
 }
 
 function strictest(verdicts: Verdict[], policy: PermissionPolicy, subject: string): Verdict {
@@ -154,22 +170,25 @@ function pathGuards(p: RequestPath, policy: PermissionPolicy, subject: string): 
   return out;
 }
 
-function callMatches(rule: PermissionRule, request: PermissionRequest): boolean {
+function callMatches(sourced: SourcedRule, request: PermissionRequest): boolean {
+  const rule = sourced.rule;
   if (
     (rule.tool !== undefined || rule.namespace !== undefined) &&
-    !toolMatches(rule, request.tool, request.namespace)
+    !toolMatches(sourced, request.tool, request.namespace)
   )
     return false;
   if (rule.action !== undefined && (request.action === undefined || !nameGlob(rule.action)(request.action)))
     return false;
-  if (rule.param !== undefined && !paramMatches(rule.param, request.args)) return false;
+  if (rule.param !== undefined && !paramMatches(rule.param, request.args, rule.effect)) return false;
   return true;
 }
 
-function toolMatches(rule: PermissionRule, name: string, namespace: string): boolean {
+function toolMatches(sourced: SourcedRule, name: string, namespace: string): boolean {
+  const rule = sourced.rule;
   if (rule.tool !== undefined) {
-    const subject = rule.tool.includes("/") ? `${namespace}/${name}` : name;
-    if (!nameGlob(rule.tool)(subject)) return false;
+    const globs = [rule.tool, ...(sourced.toolAliases ?? [])];
+    const hit = globs.some((glob) => nameGlob(glob)(glob.includes("/") ? `${namespace}/${name}` : name));
+    if (!hit) return false;
   }
   if (rule.namespace !== undefined && !nameGlob(rule.namespace)(namespace)) return false;
   return true;
@@ -187,6 +206,8 @@ function pathMatches(rule: PermissionRule, p: RequestPath, policy: PermissionPol
   const match = pathGlob(rule.path, nocase);
   const absoluteGlob = rule.path.startsWith("/");
   const candidates = strict ? [p.real] : [p.real, p.lexical];
+  // a path no filesystem opens cannot be matched exactly: fail closed
+  if (candidates.some((c) => c.length > PATH_MAX_CHARS)) return !strict;
   return candidates.some((c) => {
     const normal = c.normalize("NFC");
     if (absoluteGlob) return match(normal);
@@ -195,7 +216,7 @@ function pathMatches(rule: PermissionRule, p: RequestPath, policy: PermissionPol
   });
 }
 
-function paramMatches(param: NonNullable<PermissionRule["param"]>, args: unknown): boolean {
+function paramMatches(param: NonNullable<PermissionRule["param"]>, args: unknown, effect: Effect): boolean {
   const found = atPointer(args, param.pointer);
   if (!found.ok) return false;
   const values = Array.isArray(found.value) ? found.value : [found.value];
@@ -203,9 +224,24 @@ function paramMatches(param: NonNullable<PermissionRule["param"]>, args: unknown
     if (param.enum !== undefined) return param.enum.some((e) => JSON.stringify(e) === JSON.stringify(value));
     if (typeof value === "object" && value !== null) return false;
     const text = String(value);
-    if (param.glob !== undefined) return textGlob(param.glob).test(text);
-    return param.regex !== undefined && new RegExp(param.regex, "u").test(text);
+    if (param.glob !== undefined) return textMatches(param.glob, text, effect);
+    if (param.regex === undefined) return false;
+    if (text.length > REGEX_VALUE_MAX_CHARS) return effect !== "allow";
+    return regexOf(param.regex).test(text);
   });
+}
+
+const regexes = new Map<string, RegExp>();
+
+/** Compiled once per source (rules are evaluated for every call). */
+function regexOf(source: string): RegExp {
+  let re = regexes.get(source);
+  if (!re) {
+    re = new RegExp(source, "u");
+    if (regexes.size >= 1024) regexes.clear();
+    regexes.set(source, re);
+  }
+  return re;
 }
 
 export function atPointer(value: unknown, pointer: string): { ok: true; value: unknown } | { ok: false } {

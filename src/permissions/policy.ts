@@ -7,7 +7,7 @@ export interface PolicyConfigValue {
   value: unknown;
   layer: string;
   source?: string;
-  contributions?: Array<{ layer: string; source: string; value: unknown }>;
+  contributions?: Array<{ layer: string; source: string; value: unknown; indices?: number[] }>;
 }
 
 /**
@@ -23,7 +23,11 @@ export function policyFromConfig(
   const parts = rulesValue?.contributions ?? [];
   for (const part of parts) {
     (part.value as PermissionRule[]).forEach((rule, i) => {
-      rules.push({ rule, origin: `rule #${i + 1} of permissions.rules in ${part.source} (${part.layer})` });
+      rules.push({
+        rule,
+        origin: `rule #${(part.indices?.[i] ?? i) + 1} of permissions.rules in ${part.source} (${part.layer})`,
+        layer: part.layer,
+      });
     });
   }
   return {

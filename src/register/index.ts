@@ -1,6 +1,7 @@
 export { DuplicateProviderError, MalformedEntryError } from "./errors.js";
 export { describeLayers, type LayerEntryView, type LayersView } from "./layers-view.js";
 export { nameMatcher } from "./patterns.js";
+export { describeProblem, mergeProblems } from "./problems.js";
 export { GLOBAL_LAYER, Registry, type RegistryOptions } from "./registry.js";
 export { type EntrySummary, summarize } from "./summary.js";
 export type * from "./types.js";

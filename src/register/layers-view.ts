@@ -1,6 +1,7 @@
 import { cmp } from "../util/compare.js";
+import { mergeProblems } from "./problems.js";
 import { GLOBAL_LAYER, type Registry } from "./registry.js";
-import type { RegistryEntry } from "./types.js";
+import type { ProviderProblem, RegistryEntry } from "./types.js";
 
 export interface LayerEntryView {
   name: string;
@@ -15,6 +16,8 @@ export interface LayersView {
   chain: string[];
   incomplete: boolean;
   layers: Array<{ name: string; restrictions?: unknown; entries: LayerEntryView[] }>;
+  /** Every provider problem of the reads: `{provider, layer, outcome, reason, entry?}`. */
+  problems: ProviderProblem[];
 }
 
 /**
@@ -28,10 +31,12 @@ export async function describeLayers<E extends RegistryEntry>(
   const names = chain.length > 0 ? [GLOBAL_LAYER, ...[...chain].reverse()] : registry.layerNames();
   const layers: LayersView["layers"] = [];
   let incomplete = false;
+  const problems: Array<readonly ProviderProblem[]> = [];
   for (const name of names) {
     const read = chain.length > 0 ? chain : name === GLOBAL_LAYER ? [] : [name];
     const snap = await registry.snapshot(read);
     incomplete ||= snap.incomplete;
+    problems.push(snap.problems);
     const entries: LayerEntryView[] = [];
     for (const e of snap.entries)
       if (e.layer === name) entries.push({ name: e.name, provider: e.provider, shadowed: false });
@@ -49,5 +54,5 @@ export async function describeLayers<E extends RegistryEntry>(
     if (restrictions) layer.restrictions = restrictions;
     layers.push(layer);
   }
-  return { chain: [...chain], incomplete, layers };
+  return { chain: [...chain], incomplete, layers, problems: mergeProblems(...problems) };
 }

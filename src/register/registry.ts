@@ -2,6 +2,7 @@ import { cmp } from "../util/compare.js";
 import { DuplicateProviderError, MalformedEntryError } from "./errors.js";
 import { nameMatcher } from "./patterns.js";
 import type {
+  EntryProblem,
   Invalidation,
   InvalidationReason,
   Observation,
@@ -17,13 +18,22 @@ import type {
 
 export const GLOBAL_LAYER = "global";
 
+/** setTimeout's largest delay; a larger one would fire after 1 ms. */
+const MAX_TIMER_MS = 2_147_483_647;
+
 export interface RegistryOptions<E> {
   /** What the registry holds, for messages: "tool", "skill". */
   kind?: string;
   /** Extra entry rule: return a reason when the entry is malformed. */
   check?: (entry: E) => string | undefined;
-  /** A provider slower than this is rejected for the read. */
+  /** A provider slower than this is rejected for the read (default 10 s). */
   enumerateTimeoutMs?: number;
+  /**
+   * A provider that timed out is not asked again for this long while its generation is unchanged
+   * (default 30 s): the reads in between report it rejected at once, so one hanging provider costs
+   * one timeout, not one per read. A `changed()` lets it be asked at once.
+   */
+  retryAfterTimeoutMs?: number;
   /** Where rejected providers are logged. */
   log?: (line: string) => void;
 }
@@ -33,7 +43,9 @@ interface ProviderState<E> {
   layer: string;
   seq: number;
   generation: number;
-  cached?: { generation: number; entries: readonly E[] };
+  cached?: { generation: number; entries: readonly E[]; problems: readonly EntryProblem[] };
+  /** The last enumeration timed out: not asked again before `until` for this generation. */
+  timedOut?: { generation: number; until: number; reason: string };
   /** The frozen resolved records of the last entries merged, reused while they are the same array. */
   resolved?: { entries: readonly E[]; list: readonly Resolved<E>[] };
 }
@@ -45,8 +57,14 @@ interface Layer<E> {
 }
 
 type Observed<E> =
-  | { ok: true; entries: readonly E[]; complete: boolean; note?: string }
-  | { ok: false; message: string };
+  | { ok: true; entries: readonly E[]; complete: boolean; note?: string; problems: readonly EntryProblem[] }
+  | { ok: false; outcome: "rejected" | "malformed"; reason: string; entry?: string };
+
+/** An enumeration that did not answer in time. */
+class EnumerationTimeout extends Error {}
+
+/** An answer that is not a list of entries (nor `{entries}`): the provider is malformed. */
+class MalformedObservation extends Error {}
 
 /**
  * Layered registry: one global layer plus named scope layers. Providers register into a layer; a
@@ -142,34 +160,56 @@ export class Registry<E extends RegistryEntry> {
     const startGeneration = this.gen;
     const order = [GLOBAL_LAYER, ...[...chain].reverse().filter((l) => l !== GLOBAL_LAYER)];
     const problems: ProviderProblem[] = [];
+    // a provider's own left-out entries do not make the read incomplete: reading again changes nothing
+    let incomplete = false;
     const observed = new Map<ProviderState<E>, readonly E[]>();
     const states = order.flatMap((name) => [...(this.layersByName.get(name)?.providers.values() ?? [])]);
     await Promise.all(
       states.map(async (state) => {
+        const provider = state.provider.name;
         const result = await this.observe(state);
         if (!result.ok) {
-          problems.push({
-            provider: state.provider.name,
+          incomplete = true;
+          const problem: ProviderProblem = {
+            provider,
             layer: state.layer,
-            outcome: "rejected",
-            message: result.message,
-          });
-          this.options.log?.(`${this.kind} provider "${state.provider.name}" rejected: ${result.message}`);
+            outcome: result.outcome,
+            reason: result.reason,
+          };
+          if (result.entry !== undefined) problem.entry = result.entry;
+          problems.push(problem);
+          this.options.log?.(`${this.kind} provider "${provider}" ${result.outcome}: ${result.reason}`);
           return;
         }
-        if (!result.complete) {
+        for (const p of result.problems) {
           problems.push({
-            provider: state.provider.name,
+            provider,
+            layer: state.layer,
+            outcome: "malformed",
+            reason: p.reason,
+            entry: p.entry,
+          });
+        }
+        if (!result.complete) {
+          incomplete = true;
+          problems.push({
+            provider,
             layer: state.layer,
             outcome: "incomplete",
-            message: result.note ?? "the provider reported a partial list",
+            reason: result.note ?? "the provider reported a partial list",
           });
         }
         observed.set(state, result.entries);
       }),
     );
-    problems.sort((a, b) => cmp(a.layer, b.layer) || cmp(a.provider, b.provider));
-    const snapshot = merge(chain, order, this.layersByName, observed, problems, startGeneration);
+    problems.sort(
+      (a, b) =>
+        cmp(a.layer, b.layer) ||
+        cmp(a.provider, b.provider) ||
+        cmp(a.entry ?? "", b.entry ?? "") ||
+        cmp(a.outcome, b.outcome),
+    );
+    const snapshot = merge(chain, order, this.layersByName, observed, problems, incomplete, startGeneration);
     if (!snapshot.incomplete && this.gen === startGeneration) this.snapshots.set(key, snapshot);
     return snapshot;
   }
@@ -197,7 +237,11 @@ export class Registry<E extends RegistryEntry> {
   /** One provider's entries: cached per provider generation, retried once if it changes mid-read. */
   private async observe(state: ProviderState<E>): Promise<Observed<E>> {
     if (state.cached && state.cached.generation === state.generation) {
-      return { ok: true, entries: state.cached.entries, complete: true };
+      return { ok: true, entries: state.cached.entries, complete: true, problems: state.cached.problems };
+    }
+    const waited = state.timedOut;
+    if (waited && waited.generation === state.generation && Date.now() < waited.until) {
+      return { ok: false, outcome: "rejected", reason: waited.reason };
     }
     let last: Observation<E> | undefined;
     for (let attempt = 0; attempt < 2; attempt++) {
@@ -205,15 +249,17 @@ export class Registry<E extends RegistryEntry> {
       let observation: Observation<E>;
       try {
         observation = await this.enumerate(state.provider);
+        this.check(state.provider.name, observation.entries);
       } catch (error) {
-        return { ok: false, message: error instanceof Error ? error.message : String(error) };
+        return this.failed(state, generation, error);
       }
-      this.check(state.provider.name, observation.entries);
+      state.timedOut = undefined;
       last = observation;
+      const problems = entryProblems(observation.problems);
       if (state.generation === generation) {
         const complete = observation.complete !== false;
-        if (complete) state.cached = { generation, entries: observation.entries };
-        const result: Observed<E> = { ok: true, entries: observation.entries, complete };
+        if (complete) state.cached = { generation, entries: observation.entries, problems };
+        const result: Observed<E> = { ok: true, entries: observation.entries, complete, problems };
         if (!complete && observation.note !== undefined) result.note = observation.note;
         return result;
       }
@@ -223,19 +269,43 @@ export class Registry<E extends RegistryEntry> {
       entries: last?.entries ?? [],
       complete: false,
       note: "the provider changed twice while it was being read",
+      problems: entryProblems(last?.problems),
     };
   }
 
+  /** Turns an enumeration's failure into its outcome; a timeout is remembered for the retry wait. */
+  private failed(state: ProviderState<E>, generation: number, error: unknown): Observed<E> {
+    const reason = error instanceof Error ? error.message : String(error);
+    if (error instanceof MalformedEntryError) {
+      return error.entry === ""
+        ? { ok: false, outcome: "malformed", reason }
+        : { ok: false, outcome: "malformed", reason, entry: error.entry };
+    }
+    if (error instanceof MalformedObservation) return { ok: false, outcome: "malformed", reason };
+    if (error instanceof EnumerationTimeout) {
+      const wait = this.options.retryAfterTimeoutMs ?? 30_000;
+      state.timedOut = {
+        generation,
+        until: Date.now() + wait,
+        reason: `${reason}; not asked again for ${Math.round(wait / 1000)} s unless it reports a change`,
+      };
+    }
+    return { ok: false, outcome: "rejected", reason };
+  }
+
   private async enumerate(provider: Provider<E>): Promise<Observation<E>> {
-    const timeoutMs = this.options.enumerateTimeoutMs ?? 10_000;
+    const own = provider.timeoutMs;
+    const wanted = typeof own === "number" && own > 0 ? own : (this.options.enumerateTimeoutMs ?? 10_000);
+    const timeoutMs = Math.min(wanted, MAX_TIMER_MS);
     const controller = new AbortController();
     let timer: NodeJS.Timeout | undefined;
+    // Not unref'd: a CLI whose only pending work is a provider that never answers must wait for
+    // this timer, then print what the other providers gave, rather than exit with nothing.
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
         controller.abort();
-        reject(new Error(`timed out after ${timeoutMs} ms`));
+        reject(new EnumerationTimeout(`timed out after ${timeoutMs} ms`));
       }, timeoutMs);
-      timer.unref?.();
     });
     try {
       const result = await Promise.race([
@@ -244,7 +314,9 @@ export class Registry<E extends RegistryEntry> {
       ]);
       if (Array.isArray(result)) return { entries: result };
       if (result && Array.isArray((result as Observation<E>).entries)) return result as Observation<E>;
-      throw new Error("enumerate() must return an array of entries or { entries, complete }");
+      throw new MalformedObservation(
+        `provider "${provider.name}" answered neither a list of entries nor { entries, complete }`,
+      );
     } finally {
       clearTimeout(timer);
     }
@@ -271,6 +343,7 @@ function merge<E extends RegistryEntry>(
   layers: Map<string, Layer<E>>,
   observed: Map<ProviderState<E>, readonly E[]>,
   problems: ProviderProblem[],
+  incomplete: boolean,
   generation: number,
 ): Snapshot<E> {
   let acc = new Map<string, Resolved<E>>();
@@ -327,7 +400,7 @@ function merge<E extends RegistryEntry>(
     shadowed,
     withheld,
     problems,
-    incomplete: problems.length > 0,
+    incomplete,
     generation,
     get: (name: string) => acc.get(name),
   });
@@ -347,6 +420,17 @@ function resolvedOf<E extends RegistryEntry>(
   );
   state.resolved = { entries, list };
   return list;
+}
+
+/** A provider's own report of left-out candidates, kept to its well-formed items. */
+function entryProblems(raw: unknown): EntryProblem[] {
+  if (!Array.isArray(raw)) return [];
+  return raw
+    .filter((p) => p && typeof p === "object")
+    .map((p) => ({
+      entry: String((p as EntryProblem).entry ?? ""),
+      reason: String((p as EntryProblem).reason ?? ""),
+    }));
 }
 
 function inheritanceFilter(r: Restrictions): (name: string) => boolean {

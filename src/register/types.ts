@@ -8,8 +8,22 @@ export interface Observation<E> {
   entries: readonly E[];
   /** false: the entries are usable but partial, so the snapshot built from them is not cached. */
   complete?: boolean;
-  /** Why the list is partial: shown as the problem's message. */
+  /** Why the list is partial: shown as the problem's reason. */
   note?: string;
+  /**
+   * Candidates the provider left out because they can never work (an MCP tool whose schema has a
+   * `$ref` that does not resolve, say). Each becomes a `malformed` problem of the snapshot naming
+   * the provider and the entry; the observation stays complete (cached): reading it again would
+   * leave them out again.
+   */
+  problems?: readonly EntryProblem[];
+}
+
+/** One candidate a provider left out, and why. */
+export interface EntryProblem {
+  /** The candidate's name as the provider knows it. */
+  entry: string;
+  reason: string;
 }
 
 export type Enumeration<E> = readonly E[] | Observation<E>;
@@ -19,6 +33,11 @@ export interface Provider<E> {
   readonly name: string;
   /** Privilege: a lower rank sorts first and wins a same-name conflict inside a layer. Default 0. */
   readonly rank?: number;
+  /**
+   * How long this provider's enumerate may take, when it knows better than the registry (an MCP
+   * server with a longer start-up timeout). Default: the registry's enumerateTimeoutMs.
+   */
+  readonly timeoutMs?: number;
   /** Permission namespace of its entries, e.g. "mcp:github". Defaults to the provider name. */
   readonly namespace?: string;
   enumerate(signal: AbortSignal): Enumeration<E> | Promise<Enumeration<E>>;
@@ -58,13 +77,26 @@ export interface Withheld {
   by: string;
 }
 
+/**
+ * One provider's trouble in a read: the `problems` of the catalog, layers and doctor JSON.
+ * - "rejected": enumerate threw or timed out; its entries are left out, the snapshot is incomplete.
+ * - "incomplete": the provider said its list is partial; its entries are used, not cached.
+ * - "malformed": the provider gave an entry that breaks the entry rules (no name, a name twice, a
+ *   failed check), or a non-list: the whole provider is left out, the snapshot is incomplete. With
+ *   `entry` set and the rest of the provider in the snapshot: a candidate the provider itself left
+ *   out (Observation.problems); the snapshot stays complete.
+ */
 export interface ProviderProblem {
   provider: string;
   layer: string;
-  /** "rejected": threw or timed out; "incomplete": the provider said its list is partial. */
-  outcome: "rejected" | "incomplete";
-  message: string;
+  outcome: ProblemOutcome;
+  /** What went wrong, for people and for the JSON report. */
+  reason: string;
+  /** The entry concerned, when the problem is one entry's. */
+  entry?: string;
 }
+
+export type ProblemOutcome = "rejected" | "incomplete" | "malformed";
 
 export interface Snapshot<E> {
   /** The scope chain read, nearest first (the global layer is always merged in last). */
@@ -73,8 +105,9 @@ export interface Snapshot<E> {
   readonly entries: readonly Resolved<E>[];
   readonly shadowed: readonly Shadowed[];
   readonly withheld: readonly Withheld[];
+  /** Every provider problem of this read, by layer, provider, then entry. */
   readonly problems: readonly ProviderProblem[];
-  /** True when a provider was rejected, gave a partial list, or kept changing while read. */
+  /** True when a provider was rejected, malformed, gave a partial list, or kept changing while read. */
   readonly incomplete: boolean;
   /** The registry generation this snapshot reflects. */
   readonly generation: number;

@@ -6,7 +6,7 @@ const decl = (name: string) =>
   `{ name: "${name}", description: "The ${name} tool.", parameters: { type: "object", properties: {} }, output: { schema: { type: "string" }, render: (v) => v }, execute: () => "${name} ran" }`;
 
 async function open(files: Record<string, string>, scope?: string) {
-  const { repo, env } = tempProject(files);
+  const { repo, env } = tempProject(files, { trust: true });
   return Toolplane.open({ cwd: repo, env, bundledSkills: null, ...(scope ? { scope } : {}) });
 }
 
@@ -49,22 +49,41 @@ describe("tools.modules", () => {
     }
   });
 
-  it("stops assembly with the module's name when it is missing, empty or malformed", async () => {
-    await expect(
-      open({ ".toolplane/config.json": JSON.stringify({ tools: { modules: ["nope.mjs"] } }) }),
-    ).rejects.toThrow(/tools.modules: cannot load "nope.mjs"/);
-    await expect(
-      open({
-        ".toolplane/config.json": JSON.stringify({ tools: { modules: ["e.mjs"] } }),
-        "e.mjs": "export const x = 1;",
+  it("a module that is missing, empty or malformed is left out and named; the rest still work", async () => {
+    const plane = await open({
+      ".toolplane/config.json": JSON.stringify({
+        tools: { modules: ["nope.mjs", "e.mjs", "m.mjs", "s.mjs", "good.mjs"] },
       }),
-    ).rejects.toThrow(/"e.mjs" exports no tools/);
-    await expect(
-      open({
-        ".toolplane/config.json": JSON.stringify({ tools: { modules: ["m.mjs"] } }),
-        "m.mjs": `export const tools = [{ name: "bad name!", description: "x" }];`,
-      }),
-    ).rejects.toThrow(/tools.modules: "m.mjs"/);
+      "e.mjs": "export const x = 1;",
+      "m.mjs": `export const tools = [{ name: "bad name!", description: "x" }];`,
+      "s.mjs": "export const tools = [ this is not javascript",
+      "good.mjs": `export const tools = [${decl("fine")}];`,
+    });
+    try {
+      const snap = await plane.toolSnapshot();
+      expect(snap.get("fine")?.provider).toBe("module:good.mjs");
+      expect(snap.get("read")).toBeDefined();
+      expect(snap.incomplete).toBe(true);
+      const by = (p: string) => snap.problems.find((x) => x.provider === p);
+      expect(by("module:nope.mjs")).toMatchObject({ outcome: "rejected" });
+      expect(by("module:nope.mjs")?.reason).toMatch(/tools.modules: cannot load "nope.mjs"/);
+      expect(by("module:e.mjs")?.reason).toMatch(/"e.mjs" exports no tools/);
+      expect(by("module:m.mjs")).toMatchObject({ outcome: "malformed", entry: "bad name!" });
+      expect(by("module:s.mjs")?.reason).toMatch(/cannot load "s.mjs"/);
+      // every call still works, and the catalog names the failed providers
+      const result = await plane.call("fine", {});
+      expect(result.isError).toBe(false);
+      const catalog = await plane.catalog("anthropic");
+      expect(catalog.incomplete).toBe(true);
+      expect(catalog.problems.map((p) => p.provider)).toEqual([
+        "module:e.mjs",
+        "module:m.mjs",
+        "module:nope.mjs",
+        "module:s.mjs",
+      ]);
+    } finally {
+      await plane.close();
+    }
   });
 
   it("applies scopes.restrictions to the layer", async () => {

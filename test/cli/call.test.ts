@@ -127,11 +127,14 @@ describe("CLI contract: call", () => {
   });
 
   it("exits after printing even when a tool leaves a timer running", () => {
-    const lingering = tempProject({
-      ".toolplane/config.json": JSON.stringify({ tools: { modules: ["linger.mjs"] } }),
-      // returns at once but leaves a referenced interval behind, as a careless tool might
-      "linger.mjs": `export const tools = [{ name: "linger", description: "Returns and leaves a timer.", parameters: { type: "object", properties: {} }, output: { schema: { type: "string" }, render: (v) => v }, execute: () => { setInterval(() => {}, 1000); return "done"; } }];`,
-    });
+    const lingering = tempProject(
+      {
+        ".toolplane/config.json": JSON.stringify({ tools: { modules: ["linger.mjs"] } }),
+        // returns at once but leaves a referenced interval behind, as a careless tool might
+        "linger.mjs": `export const tools = [{ name: "linger", description: "Returns and leaves a timer.", parameters: { type: "object", properties: {} }, output: { schema: { type: "string" }, render: (v) => v }, execute: () => { setInterval(() => {}, 1000); return "done"; } }];`,
+      },
+      { trust: true },
+    );
     const r = runCli(["call", "linger"], {
       cwd: lingering.repo,
       env: { ...lingering.env, TMPDIR: path.join(lingering.root, "tmp") },

@@ -96,11 +96,14 @@ describe("configuration: validation, provenance and kinds", () => {
   });
 
   it("permission rules from every layer are kept, highest first, each with its source", () => {
-    const p = tempProject({
-      ".toolplane/config.json": JSON.stringify({
-        permissions: { rules: [{ effect: "allow", tool: "bash" }] },
-      }),
-    });
+    const p = tempProject(
+      {
+        ".toolplane/config.json": JSON.stringify({
+          permissions: { rules: [{ effect: "allow", tool: "bash" }] },
+        }),
+      },
+      { trust: true },
+    );
     writeTree(path.join(p.home, ".config", "toolplane"), {
       "config.json": JSON.stringify({
         "permissions.rules": [{ effect: "deny", tool: "bash", pattern: "rm *" }],

@@ -28,24 +28,29 @@ const IDS = [
   "render/over-budget",
   "render/volatile-in-stable-prefix",
   "invalidate/missed-deletion",
+  "register/provider-problems",
+  "config/untrusted-project",
 ];
 
 describe("toolplane doctor", () => {
   it("passes every check on a clean project that uses modules, scope layers and expectations", () => {
-    const { repo, env } = tempProject({
-      ".toolplane/config.json": JSON.stringify({
-        tools: { modules: [{ path: "tools/review.mjs", layer: "preset:review" }] },
-        doctor: { expect: { "preset:review": ["review_diff", "ticket_status", "deploy"] } },
-      }),
-      "tools/review.mjs": `export const tools = [{ name: "review_diff", description: "Review a diff and list the problems found. Not for applying fixes.",
+    const { repo, env } = tempProject(
+      {
+        ".toolplane/config.json": JSON.stringify({
+          tools: { modules: [{ path: "tools/review.mjs", layer: "preset:review" }] },
+          doctor: { expect: { "preset:review": ["review_diff", "ticket_status", "deploy"] } },
+        }),
+        "tools/review.mjs": `export const tools = [{ name: "review_diff", description: "Review a diff and list the problems found. Not for applying fixes.",
         parameters: { type: "object", properties: { diff: { type: "string" } }, required: ["diff"] }, output: ${output},
         execute: () => ({ status: "open" }),
         selection: { shouldSelect: [{ task: "review this diff", args: { diff: "+a" }, expected: { status: "open" } }], shouldNotSelect: [{ task: "apply the patch" }] } }];`,
-      ".toolplane/skills/deploy/SKILL.md": skill(
-        "deploy",
-        "Deploy the app to staging.\nRun the deploy script.",
-      ),
-    });
+        ".toolplane/skills/deploy/SKILL.md": skill(
+          "deploy",
+          "Deploy the app to staging.\nRun the deploy script.",
+        ),
+      },
+      { trust: true },
+    );
     const r = doctor(repo, env);
     expect(r.report.checks.map((c) => `${c.station}/${c.check}`)).toEqual(IDS);
     expect(r.report.checks.filter((c) => !c.ok)).toEqual([]);
@@ -53,37 +58,39 @@ describe("toolplane doctor", () => {
   });
 
   it("reports one seeded fault per row of the failure table, each with a fix", () => {
-    const { repo, env } = tempProject({
-      ".toolplane/config.json": JSON.stringify({
-        catalog: { budget: { chars: 700 } },
-        tools: {
-          disabled: ["notes"],
-          modules: [
-            "tools/faulty.mjs",
-            "tools/dup.mjs",
-            { path: "tools/review.mjs", layer: "preset:reveiw" },
-            "tools/dynamic.mjs",
-            "tools/notes.mjs",
-          ],
-        },
-        scopes: { restrictions: { "preset:review": { deny: ["glob"] } } },
-        permissions: { rules: [{ effect: "deny", tool: "grep" }] },
-        doctor: { expect: { "preset:review": ["review_diff", "notes", "secret-helper", "glob", "grep"] } },
-      }),
-      // 1 (args and expected output off-schema), 2 (a host key inside the schema), 9 (run-time value in the description)
-      "tools/faulty.mjs": `export const tools = ({ config }) => [{ name: "lookup",
+    const { repo, env } = tempProject(
+      {
+        ".toolplane/config.json": JSON.stringify({
+          catalog: { budget: { chars: 700 } },
+          tools: {
+            disabled: ["notes"],
+            modules: [
+              "tools/faulty.mjs",
+              "tools/dup.mjs",
+              { path: "tools/review.mjs", layer: "preset:reveiw" },
+              "tools/dynamic.mjs",
+              "tools/notes.mjs",
+              "tools/broken.mjs",
+            ],
+          },
+          scopes: { restrictions: { "preset:review": { deny: ["glob"] } } },
+          permissions: { rules: [{ effect: "deny", tool: "grep" }] },
+          doctor: { expect: { "preset:review": ["review_diff", "notes", "secret-helper", "glob", "grep"] } },
+        }),
+        // 1 (args and expected output off-schema), 2 (a host key inside the schema), 9 (run-time value in the description)
+        "tools/faulty.mjs": `export const tools = ({ config }) => [{ name: "lookup",
         description: "Look up a record by id. Gives up after " + config["tools.timeoutMs"] + " ms.",
         parameters: { type: "object", properties: { id: { type: "string" } }, required: ["id"], concurrencySafe: true }, output: ${output},
         execute: () => ({ status: "open" }),
         selection: { shouldSelect: [{ task: "look up record 7", args: { id: 7 }, expected: { status: "pending" } }], shouldNotSelect: [] } }];`,
-      // 3: the same name again in the same layer
-      "tools/dup.mjs": `export default [{ name: "lookup", description: "Another lookup.", parameters: { type: "object", properties: {} }, output: ${output}, execute: () => ({ status: "open" }) }];`,
-      // 4: registered into a misspelt scope layer
-      "tools/review.mjs": `export const tools = [{ name: "review_diff", description: "Review a diff.", parameters: { type: "object", properties: {} }, output: ${output}, execute: () => ({ status: "open" }) }];`,
-      // 7: disabled by config
-      "tools/notes.mjs": `export const tools = [{ name: "notes", description: "Keep notes.", parameters: { type: "object", properties: {} }, output: ${output}, execute: () => ({ status: "open" }) }];`,
-      // 10 (tools): drops "scratch" without calling changed(); 5 and 10 (skills): the disk changes after the scan
-      "tools/dynamic.mjs": `import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+        // 3: the same name again in the same layer
+        "tools/dup.mjs": `export default [{ name: "lookup", description: "Another lookup.", parameters: { type: "object", properties: {} }, output: ${output}, execute: () => ({ status: "open" }) }];`,
+        // 4: registered into a misspelt scope layer
+        "tools/review.mjs": `export const tools = [{ name: "review_diff", description: "Review a diff.", parameters: { type: "object", properties: {} }, output: ${output}, execute: () => ({ status: "open" }) }];`,
+        // 7: disabled by config
+        "tools/notes.mjs": `export const tools = [{ name: "notes", description: "Keep notes.", parameters: { type: "object", properties: {} }, output: ${output}, execute: () => ({ status: "open" }) }];`,
+        // 10 (tools): drops "scratch" without calling changed(); 5 and 10 (skills): the disk changes after the scan
+        "tools/dynamic.mjs": `import { mkdirSync, rmSync, writeFileSync } from "node:fs";
         const skills = new URL("../.toolplane/skills/", import.meta.url);
         const tool = (name) => ({ name, description: "A " + name + " tool.", parameters: { type: "object", properties: {} }, output: ${output}, execute: () => ({ status: "open" }) });
         export function provider() {
@@ -98,26 +105,36 @@ describe("toolplane doctor", () => {
             return reads === 1 ? [tool("stable"), tool("scratch")] : [tool("stable")];
           } };
         }`,
-      ".toolplane/skills/gone-skill/SKILL.md": skill("gone-skill", "Deleted while the process ran."),
-      // 6: a rename that left the old copy
-      ".toolplane/skills/deploy-app/SKILL.md": skill(
-        "deploy-app",
-        "Deploy the app to staging.\nRun the deploy script.",
-      ),
-      ".claude/skills/deploy/SKILL.md": skill("deploy", "Deploy the app to staging.\nRun the deploy script."),
-      // 7: the model may not invoke it
-      ".toolplane/skills/secret-helper/SKILL.md": skill(
-        "secret-helper",
-        "Rotate secrets.",
-        "disable-model-invocation: true\n",
-      ),
-    });
+        ".toolplane/skills/gone-skill/SKILL.md": skill("gone-skill", "Deleted while the process ran."),
+        // 11: a provider that throws
+        "tools/broken.mjs": `export function provider() { return { enumerate() { throw new Error("backend down"); } }; }`,
+        // 6: a rename that left the old copy
+        ".toolplane/skills/deploy-app/SKILL.md": skill(
+          "deploy-app",
+          "Deploy the app to staging.\nRun the deploy script.",
+        ),
+        ".claude/skills/deploy/SKILL.md": skill(
+          "deploy",
+          "Deploy the app to staging.\nRun the deploy script.",
+        ),
+        // 7: the model may not invoke it
+        ".toolplane/skills/secret-helper/SKILL.md": skill(
+          "secret-helper",
+          "Rotate secrets.",
+          "disable-model-invocation: true\n",
+        ),
+      },
+      { trust: true },
+    );
     const r = doctor(repo, env);
     expect(r.code).toBe(1);
     for (const c of r.report.checks) {
+      // the project is trusted here (its modules seed the faults): test/config/trust.test.ts seeds that row
+      if (c.check === "untrusted-project") continue;
       expect(c.ok, `${c.station}/${c.check}: ${c.detail}`).toBe(false);
       expect(c.fix).toMatch(/\w/);
     }
+    expect(r.byId.get("config/untrusted-project")?.ok).toBe(true);
     const d = (id: string) => r.byId.get(id)?.detail ?? "";
     expect(d("declare/schema-vs-implementation")).toMatch(/lookup selection.shouldSelect\[0\] args/);
     expect(d("declare/schema-vs-implementation")).toMatch(/expected output/);
@@ -147,5 +164,13 @@ describe("toolplane doctor", () => {
     );
     expect(d("invalidate/missed-deletion")).toMatch(/tool "scratch" .* still in the cached snapshot/);
     expect(d("invalidate/missed-deletion")).toMatch(/skill "gone-skill" .* deleted/);
+    expect(d("register/provider-problems")).toMatch(
+      /module:tools\/broken.mjs \(layer global\): rejected: backend down/,
+    );
+    expect(r.report).toMatchObject({
+      problems: [
+        { provider: "module:tools/broken.mjs", layer: "global", outcome: "rejected", reason: "backend down" },
+      ],
+    });
   });
 });

@@ -17,13 +17,19 @@ export function writeTree(root: string, files: Record<string, string | Buffer>):
   return root;
 }
 
-/** A hermetic project: a git root with HOME and TOOLPLANE_HOME inside the temp dir. */
-export function tempProject(files: Record<string, string | Buffer> = {}) {
+/**
+ * A hermetic project: a git root with HOME and TOOLPLANE_HOME inside the temp dir. `trust: true`
+ * trusts it (through the environment, as a user's `toolplane trust` would through their file), so
+ * its .toolplane/config.json applies in full: tool modules, MCP commands, looser permissions.
+ */
+export function tempProject(files: Record<string, string | Buffer> = {}, opts: { trust?: boolean } = {}) {
   const root = tempDir("tp-proj-");
   const home = path.join(root, "_home");
-  mkdirSync(path.join(root, "repo", ".git"), { recursive: true });
+  const repo = path.join(root, "repo");
+  mkdirSync(path.join(repo, ".git"), { recursive: true });
   mkdirSync(home, { recursive: true });
-  writeTree(path.join(root, "repo"), files);
+  writeTree(repo, files);
   const env: NodeJS.ProcessEnv = { HOME: home, PATH: process.env.PATH ?? "" };
-  return { root, repo: path.join(root, "repo"), home, env };
+  if (opts.trust) env.TOOLPLANE_TRUST_PROJECTS = JSON.stringify([repo]);
+  return { root, repo, home, env };
 }

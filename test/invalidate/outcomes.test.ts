@@ -35,7 +35,7 @@ describe("provider enumeration outcomes", () => {
     expect(first.entries.map((e) => e.name)).toEqual(["a", "b"]);
     expect(first.incomplete).toBe(true);
     expect(first.problems).toEqual([
-      { provider: "bad", layer: "global", outcome: "rejected", message: "server down" },
+      { provider: "bad", layer: "global", outcome: "rejected", reason: "server down" },
     ]);
     expect(log).toEqual(['entry provider "bad" rejected: server down']);
 
@@ -56,11 +56,11 @@ describe("provider enumeration outcomes", () => {
   });
 
   it("rejected (timed out): bounded by the timeout, its signal aborted, a late answer ignored", async () => {
-    const registry = new Registry<E>({ enumerateTimeoutMs: 30 });
+    const registry = new Registry<E>({ enumerateTimeoutMs: 30, retryAfterTimeoutMs: 60_000 });
     let release: (v: E[]) => void = () => {};
     const slowSignals: AbortSignal[] = [];
     registry.register(GLOBAL_LAYER, { name: "fast", enumerate: () => entries("a") });
-    registry.register(GLOBAL_LAYER, {
+    const slow = registry.register(GLOBAL_LAYER, {
       name: "slow",
       enumerate: (signal) => {
         slowSignals.push(signal);
@@ -74,14 +74,48 @@ describe("provider enumeration outcomes", () => {
     expect(snap.problems[0]).toMatchObject({
       provider: "slow",
       outcome: "rejected",
-      message: "timed out after 30 ms",
+      reason: "timed out after 30 ms",
     });
     expect(slowSignals[0]!.aborted).toBe(true);
     release(entries("late"));
     await new Promise((r) => setTimeout(r, 5));
+    // one hanging provider costs one timeout: the next reads report it at once, without asking it
+    const started = Date.now();
     const again = await registry.snapshot();
+    expect(Date.now() - started).toBeLessThan(25);
+    expect(slowSignals).toHaveLength(1);
     expect(again.entries.map((e) => e.name)).toEqual(["a"]);
     expect(again.incomplete).toBe(true);
+    expect(again.problems[0]?.reason).toMatch(/^timed out after 30 ms; not asked again for 60 s/);
+    // a change lets it be asked again at once
+    slow.changed();
+    await registry.snapshot();
+    expect(slowSignals).toHaveLength(2);
+  });
+
+  it("the timeout timer keeps a process alive that has nothing else to wait for", async () => {
+    // a provider that never settles and holds no handle: only the registry's timer keeps the
+    // event loop going, so a CLI prints the rest instead of exiting with nothing
+    const { spawnSync } = await import("node:child_process");
+    // the built module (npm test builds before vitest runs), in a process of its own
+    const url = new URL("../../dist/src/register/registry.js", import.meta.url).href;
+    const script = `
+      const { Registry, GLOBAL_LAYER } = await import(${JSON.stringify(url)});
+      const r = new Registry({ enumerateTimeoutMs: 200 });
+      r.register(GLOBAL_LAYER, { name: "hang", enumerate: () => new Promise(() => {}) });
+      r.register(GLOBAL_LAYER, { name: "ok", enumerate: () => [{ name: "a" }] });
+      const s = await r.snapshot();
+      console.log(JSON.stringify({ names: s.entries.map((e) => e.name), problems: s.problems }));`;
+    const run = spawnSync(process.execPath, ["--input-type=module", "-e", script], {
+      encoding: "utf8",
+      timeout: 20_000,
+    });
+    const out = JSON.parse(run.stdout) as {
+      names: string[];
+      problems: Array<{ provider: string; reason: string }>;
+    };
+    expect(out.names).toEqual(["a"]);
+    expect(out.problems).toMatchObject([{ provider: "hang", reason: "timed out after 200 ms" }]);
   });
 
   it("explicitly incomplete: its entries are used but nothing built from it is cached", async () => {
@@ -98,7 +132,7 @@ describe("provider enumeration outcomes", () => {
         provider: "partial",
         layer: "global",
         outcome: "incomplete",
-        message: "the provider reported a partial list",
+        reason: "the provider reported a partial list",
       },
     ]);
     const b = await registry.snapshot();
@@ -112,26 +146,68 @@ describe("provider enumeration outcomes", () => {
     expect(await registry.snapshot()).toBe(c);
   });
 
-  it("malformed: the read fails fast naming provider and entry; fixed, the next read works", async () => {
+  it("malformed: that provider is left out, named with its entry; the others stay; fixed, the next read works", async () => {
     const registry = new Registry<E>({
       check: (e) => (e.name.includes(" ") ? "names have no spaces" : undefined),
     });
     const bad = controllable("mcp:github", () => entries("ok", "bad name"));
     registry.register(GLOBAL_LAYER, { name: "fine", enumerate: () => entries("x") });
     registry.register(GLOBAL_LAYER, bad.provider);
-    const error = await registry.snapshot().catch((e) => e);
-    expect(error).toBeInstanceOf(MalformedEntryError);
-    expect(error.message).toBe(
-      'provider "mcp:github" gave a malformed entry "bad name": names have no spaces',
+    const first = await registry.snapshot();
+    expect(first.entries.map((e) => e.name)).toEqual(["x"]);
+    expect(first.incomplete).toBe(true);
+    expect(first.problems).toEqual([
+      {
+        provider: "mcp:github",
+        layer: "global",
+        outcome: "malformed",
+        entry: "bad name",
+        reason: 'provider "mcp:github" gave a malformed entry "bad name": names have no spaces',
+      },
+    ]);
+    expect(new MalformedEntryError("mcp:github", "bad name", "names have no spaces").message).toBe(
+      first.problems[0]!.reason,
     );
     bad.state.behave = () => [{ name: "dup" }, { name: "dup" }];
-    await expect(registry.snapshot()).rejects.toThrow('provider "mcp:github" gave a malformed entry "dup"');
+    expect((await registry.snapshot()).problems[0]?.reason).toMatch(
+      'provider "mcp:github" gave a malformed entry "dup"',
+    );
     bad.state.behave = () => [{}];
-    await expect(registry.snapshot()).rejects.toThrow(
+    expect((await registry.snapshot()).problems[0]?.reason).toMatch(
       'malformed entry "#0": an entry needs a non-empty string name',
     );
+    bad.state.behave = () => ({ nothing: true });
+    expect((await registry.snapshot()).problems[0]).toMatchObject({
+      outcome: "malformed",
+      reason: 'provider "mcp:github" answered neither a list of entries nor { entries, complete }',
+    });
     bad.state.behave = () => entries("ok");
-    expect((await registry.snapshot()).entries.map((e) => e.name)).toEqual(["x", "ok"]);
+    const fixed = await registry.snapshot();
+    expect(fixed.entries.map((e) => e.name)).toEqual(["x", "ok"]);
+    expect(fixed.incomplete).toBe(false);
+  });
+
+  it("candidates a provider leaves out are malformed problems; its list stays complete and cached", async () => {
+    const registry = new Registry<E>();
+    const mcp = controllable("mcp:docs", () => ({
+      entries: entries("search"),
+      problems: [{ entry: "fetch", reason: 'inputSchema: $ref "#/$defs/Missing" does not resolve' }],
+    }));
+    registry.register(GLOBAL_LAYER, mcp.provider);
+    const snap = await registry.snapshot();
+    expect(snap.entries.map((e) => e.name)).toEqual(["search"]);
+    expect(snap.incomplete).toBe(false);
+    expect(snap.problems).toEqual([
+      {
+        provider: "mcp:docs",
+        layer: "global",
+        outcome: "malformed",
+        entry: "fetch",
+        reason: 'inputSchema: $ref "#/$defs/Missing" does not resolve',
+      },
+    ]);
+    expect(await registry.snapshot()).toBe(snap);
+    expect(mcp.state.calls).toBe(1);
   });
 
   it("a provider that changes while it is read is read again once, then reported incomplete", async () => {
@@ -158,7 +234,7 @@ describe("provider enumeration outcomes", () => {
     expect(calls).toBe(4);
     expect(twice.incomplete).toBe(true);
     expect(twice.problems[0]).toMatchObject({ provider: "churn", outcome: "incomplete" });
-    expect(twice.problems[0]!.message).toMatch(/changed twice/);
+    expect(twice.problems[0]!.reason).toMatch(/changed twice/);
   });
 
   it("invalidations carry no diff and fire on provider, restriction and run-time changes", () => {

@@ -4,7 +4,7 @@ import { tempProject } from "../helpers/tmp.js";
 import { EVERYTHING, fake } from "./peers.js";
 
 const withServers = (servers: Record<string, unknown>) =>
-  tempProject({ ".toolplane/config.json": JSON.stringify({ mcp: { servers } }) });
+  tempProject({ ".toolplane/config.json": JSON.stringify({ mcp: { servers } }) }, { trust: true });
 
 describe("CLI with MCP servers", () => {
   it("catalog --json lists server-everything's tools under qualified names", () => {

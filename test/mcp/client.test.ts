@@ -160,23 +160,23 @@ describe("MCP client: bad peers", () => {
     expect(snapshot.incomplete).toBe(true);
     const problem = (p: string) => snapshot.problems.find((x) => x.provider === `mcp:${p}`);
     expect(problem("garbage")).toMatchObject({ outcome: "rejected" });
-    expect(problem("garbage")?.message).toMatch(/did not finish initialize within 800 ms/);
-    expect(problem("garbage")?.message).not.toMatch(/cancellation/);
-    expect(problem("garbage")?.message).toMatch(/not valid JSON|Unexpected token/);
-    expect(problem("silent")?.message).toMatch(
+    expect(problem("garbage")?.reason).toMatch(/did not finish initialize within 800 ms/);
+    expect(problem("garbage")?.reason).not.toMatch(/cancellation/);
+    expect(problem("garbage")?.reason).toMatch(/not valid JSON|Unexpected token/);
+    expect(problem("silent")?.reason).toMatch(
       /MCP server "silent" .* failed to start: did not finish initialize/,
     );
-    expect(problem("missing")?.message).toMatch(/MCP server "missing" .* failed to start: .*ENOENT/);
-    expect(problem("crashy")?.message).toMatch(
+    expect(problem("missing")?.reason).toMatch(/MCP server "missing" .* failed to start: .*ENOENT/);
+    expect(problem("crashy")?.reason).toMatch(
       /failed to start: .*Connection closed .*stderr: boom: no API key/,
     );
     expect(problem("invalid")).toMatchObject({ outcome: "incomplete" });
-    expect(problem("invalid")?.message).toMatch(/tool "bad_type": inputSchema is not valid JSON Schema/);
-    expect(problem("invalid")?.message).toMatch(/tool "no_schema": inputSchema must be a JSON Schema object/);
-    expect(problem("invalid")?.message).toMatch(/tool "not_object": inputSchema must have "type": "object"/);
+    expect(problem("invalid")?.reason).toMatch(/tool "bad_type": inputSchema is not valid JSON Schema/);
+    expect(problem("invalid")?.reason).toMatch(/tool "no_schema": inputSchema must be a JSON Schema object/);
+    expect(problem("invalid")?.reason).toMatch(/tool "not_object": inputSchema must have "type": "object"/);
     expect(logs.some((l) => /retrying in \d+ ms/.test(l))).toBe(true);
     // a second read inside the backoff window says when the next retry is
     const again = await registry.snapshot();
-    expect(again.problems.find((x) => x.provider === "mcp:silent")?.message).toMatch(/next retry in/);
+    expect(again.problems.find((x) => x.provider === "mcp:silent")?.reason).toMatch(/next retry in/);
   });
 });

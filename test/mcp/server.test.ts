@@ -26,7 +26,7 @@ afterEach(async () => {
 });
 
 function project(servers: Record<string, unknown> = {}) {
-  return tempProject({ ".toolplane/config.json": JSON.stringify({ mcp: { servers } }) });
+  return tempProject({ ".toolplane/config.json": JSON.stringify({ mcp: { servers } }) }, { trust: true });
 }
 
 async function stdioClient(args: string[], p: ReturnType<typeof project>) {

@@ -88,12 +88,23 @@ describe("Registry", () => {
     expect(events).toEqual(["provider:p", "runtime:"]);
   });
 
-  it("rejects a malformed entry naming provider and entry", async () => {
+  it("leaves out a provider with a malformed entry, naming provider and entry; the others stay", async () => {
     const r = new Registry<E>({
       check: (e) => (e.name.startsWith("bad") ? "names may not start with bad" : undefined),
     });
     r.register(GLOBAL_LAYER, provider("p", ["ok", "bad_one"]));
-    await expect(r.snapshot()).rejects.toThrow(MalformedEntryError);
-    await expect(r.snapshot()).rejects.toThrow(/"p".*"bad_one"/);
+    r.register(GLOBAL_LAYER, provider("q", ["fine"]));
+    const snap = await r.snapshot();
+    expect(snap.entries.map((e) => e.name)).toEqual(["fine"]);
+    expect(snap.incomplete).toBe(true);
+    expect(snap.problems).toEqual([
+      {
+        provider: "p",
+        layer: "global",
+        outcome: "malformed",
+        entry: "bad_one",
+        reason: new MalformedEntryError("p", "bad_one", "names may not start with bad").message,
+      },
+    ]);
   });
 });

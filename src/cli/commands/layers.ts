@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { GLOBAL_LAYER } from "../../register/index.js";
+import { describeProblem, GLOBAL_LAYER } from "../../register/index.js";
 import { describeLayers } from "../../register/layers-view.js";
 import { type CommonOptions, examples, openToolplane, printJson, withCommon } from "../common.js";
 
@@ -25,6 +25,12 @@ export function layersCommand(program: Command): void {
           const withheld = e.withheldBy ? `  withheld by ${e.withheldBy}` : "";
           process.stdout.write(`  ${e.name}  [${e.provider}]${note}${withheld}\n`);
         }
+      }
+      if (view.problems.length > 0) {
+        process.stdout.write(
+          `\nproblems (${view.problems.length}), entries of these providers are missing:\n`,
+        );
+        for (const p of view.problems) process.stdout.write(`  ${describeProblem(p)}\n`);
       }
     } finally {
       await plane.close();

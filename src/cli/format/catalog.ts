@@ -1,7 +1,8 @@
+import { describeProblem, type ProviderProblem } from "../../register/index.js";
 import type { Catalog } from "../../render/index.js";
 
 /** The human view of a catalog: budget bar first, then what the model sees, then what was cut. */
-export function formatCatalog(catalog: Catalog): string {
+export function formatCatalog(catalog: Catalog & { problems?: readonly ProviderProblem[] }): string {
   const out: string[] = [];
   const { budget, report } = catalog;
   out.push(`provider: ${catalog.provider}   prefixHash: ${catalog.prefixHash.slice(0, 16)}`);
@@ -14,8 +15,15 @@ export function formatCatalog(catalog: Catalog): string {
     );
   }
   if (budget.cap !== undefined) out.push(`          descriptions capped at ${budget.cap} chars to fit`);
-  if (catalog.incomplete)
-    out.push("incomplete: a provider failed or gave a partial list (see --json report)");
+  const problems = catalog.problems ?? [];
+  if (catalog.incomplete || problems.length > 0) {
+    out.push(
+      catalog.incomplete
+        ? "incomplete: a provider failed or gave a partial list; what the others gave is below"
+        : "problems: some candidates were left out by their providers",
+    );
+    for (const p of problems) out.push(`  ${describeProblem(p)}`);
+  }
   out.push("");
   out.push(`tools (${catalog.tools.length}):`);
   for (const tool of catalog.tools) {

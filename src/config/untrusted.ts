@@ -1,0 +1,194 @@
+import path from "node:path";
+import { isInside, realpathOfLongestPrefix } from "../permissions/paths.js";
+import type { PermissionRule } from "../permissions/rules.js";
+import type { ConfigKey } from "./keys.js";
+
+/**
+ * What a project that nobody trusted may set. A repository's `.toolplane/config.json` is input
+ * toolplane does not control: until `toolplane trust` records the project, it may only tighten.
+ * Each key that could run code or loosen permissions has a gate here that keeps the safe part of
+ * the project's value and reports the rest; every other key applies as written (APPLIED_AS_IS).
+ * A new key must be put in one of the two (test/config/trust.test.ts checks it).
+ */
+
+/** A part of the project's value that was not applied, and why. */
+export interface IgnoredPart {
+  reason: string;
+  value: unknown;
+}
+
+export interface GateResult {
+  /** The value to apply in the project layer; undefined: the key is not applied at all. */
+  value?: unknown;
+  /** For a list merged across layers: the position in the file of each item kept. */
+  indices?: number[];
+  ignored: IgnoredPart[];
+}
+
+export interface GateContext {
+  /** A key's value from the trusted layers only (user, environment, --set, defaults). */
+  trusted(key: ConfigKey): unknown;
+  projectRoot: string;
+}
+
+export type Gate = (value: unknown, ctx: GateContext) => GateResult;
+
+const SEVERITY: Record<string, number> = { allow: 0, ask: 1, deny: 2 };
+
+const notAtAll =
+  (reason: string): Gate =>
+  (value) => ({ ignored: [{ reason, value }] });
+
+export const PROJECT_GATES: Partial<Record<ConfigKey, Gate>> = {
+  "trust.projects": notAtAll("a project cannot trust itself or others"),
+
+  "tools.modules": (value) =>
+    (value as unknown[]).length === 0
+      ? { value, ignored: [] }
+      : { ignored: [{ reason: "loads and runs code from the repository", value }] },
+
+  /**
+   * Servers with a command start a program: left out. The rest (URL servers) are added to the
+   * user's servers without their `trusted` flag (which lets annotations relax permissions); one
+   * that would replace a server of the user's (and inherit the user's rules for its name) is left out.
+   */
+  "mcp.servers": (value, ctx) => {
+    const own = (ctx.trusted("mcp.servers") ?? {}) as Record<string, Record<string, unknown>>;
+    const out: Record<string, unknown> = { ...own };
+    const ignored: IgnoredPart[] = [];
+    for (const [name, server] of Object.entries(value as Record<string, Record<string, unknown>>)) {
+      if ("command" in server) {
+        ignored.push({
+          reason: "starts a program (an MCP server with a command)",
+          value: { [name]: server },
+        });
+      } else if (Object.hasOwn(own, name)) {
+        ignored.push({
+          reason: "replaces an MCP server of the user's configuration",
+          value: { [name]: server },
+        });
+      } else {
+        const { trusted, ...rest } = server;
+        if (trusted === true)
+          ignored.push({
+            reason: "trusted: true lets the server's annotations relax permissions",
+            value: { [name]: { trusted } },
+          });
+        out[name] = rest;
+      }
+    }
+    return { value: out, ignored };
+  },
+
+  /**
+   * Deny rules always apply. An allow rule loosens; an ask rule loosens only where the trusted
+   * default is deny (a call no rule covers would be denied, and would ask instead).
+   */
+  "permissions.rules": (value, ctx) => {
+    const defaultDeny = ctx.trusted("permissions.defaultEffect") === "deny";
+    const kept: PermissionRule[] = [];
+    const indices: number[] = [];
+    const allows: PermissionRule[] = [];
+    const asks: PermissionRule[] = [];
+    (value as PermissionRule[]).forEach((rule, i) => {
+      if (rule.effect === "allow") allows.push(rule);
+      else if (rule.effect === "ask" && defaultDeny) asks.push(rule);
+      else {
+        kept.push(rule);
+        indices.push(i);
+      }
+    });
+    const ignored: IgnoredPart[] = [];
+    if (allows.length > 0) ignored.push({ reason: "allow rules loosen permissions", value: allows });
+    if (asks.length > 0)
+      ignored.push({ reason: "ask rules loosen the user's default effect deny", value: asks });
+    return { value: kept, indices, ignored };
+  },
+
+  "permissions.defaultEffect": (value, ctx) => {
+    const own = ctx.trusted("permissions.defaultEffect") as string;
+    return SEVERITY[value as string]! >= SEVERITY[own]!
+      ? { value, ignored: [] }
+      : { ignored: [{ reason: `is less strict than "${own}"`, value }] };
+  },
+
+  "permissions.workspaceBoundary": (value, ctx) =>
+    value === false && ctx.trusted("permissions.workspaceBoundary") === true
+      ? { ignored: [{ reason: "switches the workspace boundary off", value }] }
+      : { value, ignored: [] },
+
+  /** The project may narrow the list, never add a directory the user did not. */
+  "permissions.additionalDirectories": (value, ctx) => {
+    const resolve = (d: string) => path.resolve(ctx.projectRoot, d);
+    const own = new Set((ctx.trusted("permissions.additionalDirectories") as string[]).map(resolve));
+    const list = value as string[];
+    const added = list.filter((d) => !own.has(resolve(d)));
+    const kept = list.filter((d) => own.has(resolve(d)));
+    return added.length === 0
+      ? { value, ignored: [] }
+      : { value: kept, ignored: [{ reason: "widens the workspace boundary", value: added }] };
+  },
+
+  /** The project may add sensitive-file globs, never drop one. */
+  "permissions.askFiles": (value, ctx) => {
+    const list = value as string[];
+    const own = ctx.trusted("permissions.askFiles") as string[];
+    const dropped = own.filter((g) => !list.includes(g));
+    return dropped.length === 0
+      ? { value, ignored: [] }
+      : {
+          value: [...list, ...dropped],
+          ignored: [{ reason: "drops sensitive-file checks", value: dropped }],
+        };
+  },
+
+  /** A skill root outside the project would let the skill tool read files past the boundary. */
+  "skills.paths": (value, ctx) => {
+    const root = realpathOfLongestPrefix(ctx.projectRoot);
+    const inside = (p: string) =>
+      !(p === "~" || p.startsWith("~/")) &&
+      isInside(realpathOfLongestPrefix(path.resolve(ctx.projectRoot, p)), root);
+    const list = value as string[];
+    const outside = list.filter((p) => !inside(p));
+    return outside.length === 0
+      ? { value, ignored: [] }
+      : {
+          value: list.filter(inside),
+          ignored: [{ reason: "reads skills from outside the project", value: outside }],
+        };
+  },
+};
+
+/**
+ * Keys a project applies as written whether or not it is trusted: they change what the model
+ * sees, narrow it, or bound how a call runs, but run no code and loosen no permission.
+ */
+export const APPLIED_AS_IS: readonly ConfigKey[] = [
+  "catalog.budget.chars",
+  "catalog.budget.tokens",
+  "catalog.descriptionMaxChars",
+  "defer.mode",
+  "defer.threshold",
+  "defer.maxSchemaBytes",
+  "defer.native",
+  "defer.resident",
+  "tools.disabled",
+  "tools.examples",
+  "tools.timeoutMs",
+  "tools.timeouts",
+  "tools.maxConcurrency",
+  "tools.argsMaxBytes",
+  "tools.providerTimeoutMs",
+  "skills.disabled",
+  "skills.auditIntervalMs",
+  "results.inlineMaxBytes",
+  "results.rawMaxBytes",
+  "results.lineMaxChars",
+  "results.previewBytes",
+  "results.spillDir",
+  "results.spillMaxBytes",
+  "grep.maxMatches",
+  "scopes.restrictions",
+  "doctor.expect",
+  "doctor.overrides",
+];
