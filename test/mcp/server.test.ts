@@ -106,13 +106,16 @@ describe("toolplane serve over stdio, driven by the SDK client", () => {
   });
 });
 
+const TOKEN = "test-token-0123456789abcdef";
+const AUTH = { Authorization: `Bearer ${TOKEN}` };
+
 describe("toolplane serve --http", () => {
   async function startHttp(p: ReturnType<typeof project>, port = 0) {
     const child: ChildProcess = spawn(
       process.execPath,
       [CLI, "serve", "--http", String(port), "--cwd", p.repo],
       {
-        env: p.env,
+        env: { ...p.env, TOOLPLANE_SERVE_TOKEN: TOKEN },
         stdio: ["ignore", "pipe", "pipe"],
       },
     );
@@ -141,7 +144,7 @@ describe("toolplane serve --http", () => {
     const { url } = await startHttp(p);
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
     const client = new Client({ name: "test", version: "1" });
-    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: AUTH } }));
     cleanup.push(() => client.close());
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toContain("ticket_status");
@@ -155,7 +158,7 @@ describe("toolplane serve --http", () => {
   it("is itself usable as an MCP server by toolplane's client over Streamable HTTP", async () => {
     const { url } = await startHttp(project());
     const registry = new Registry<AnyTool>({ kind: "tool" });
-    const clients = registerMcpServers(registry, { remote: { url, startTimeoutMs: 8000 } });
+    const clients = registerMcpServers(registry, { remote: { url, headers: AUTH, startTimeoutMs: 8000 } });
     cleanup.push(() => clients.close());
     const snapshot = await registry.snapshot();
     expect(snapshot.problems).toEqual([]);
@@ -170,7 +173,7 @@ describe("toolplane serve --http", () => {
     const registry = new Registry<AnyTool>({ kind: "tool" });
     const clients = registerMcpServers(
       registry,
-      { remote: { url: first.url, startTimeoutMs: 8000 } },
+      { remote: { url: first.url, headers: AUTH, startTimeoutMs: 8000 } },
       { backoff: { initialMs: 100, maxMs: 400 } },
     );
     cleanup.push(() => clients.close());

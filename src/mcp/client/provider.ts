@@ -3,16 +3,22 @@ import type { AnyTool } from "../../declare/types.js";
 import type { Observation, Provider } from "../../register/types.js";
 import { DEFAULT_START_TIMEOUT_MS, type McpServerConfig, providerName } from "../config.js";
 import { qualifyToolNames } from "../names.js";
+import { MESSAGE_TOO_LARGE } from "../stdio/client-transport.js";
 import { McpConnection, messageOf } from "./connection.js";
 import { type CallRemote, checkRemoteTool, mcpTool } from "./tool.js";
 
 export interface Backoff {
-  /** First retry after a failed start; doubles each failure up to maxMs. */
+  /** First retry after a failed start (or a second crash); doubles each failure up to maxMs. */
   initialMs: number;
   maxMs: number;
+  /**
+   * A session that lasted this long was not a crash loop: its loss reconnects at once and the
+   * doubling starts over. Default 60 s.
+   */
+  stableMs?: number;
 }
 
-export const DEFAULT_BACKOFF: Backoff = { initialMs: 1_000, maxMs: 60_000 };
+export const DEFAULT_BACKOFF: Backoff = { initialMs: 1_000, maxMs: 60_000, stableMs: 60_000 };
 
 /** MCP tools come after built-ins in a layer: a built-in wins a name conflict. */
 export const MCP_PROVIDER_RANK = 500;
@@ -34,6 +40,11 @@ interface Listed {
  * its tools, re-lists on tools/list_changed and reconnects after a crash; each change of its tool
  * set is announced through `changed` (bound to the registry's provider handle). A server that will
  * not start makes enumerate throw (the registry's "rejected" outcome) and is retried with backoff.
+ *
+ * Only the first read waits for the server. Every later start (a retry, a reconnect) runs in the
+ * background: a read meanwhile omits this server's tools at once, so a server that hangs never
+ * stalls a call to another tool (every call reads the tool set). Failed starts and sessions that
+ * die young (a crash loop) back off exponentially, up to a cap.
  */
 export class McpProvider implements Provider<AnyTool> {
   readonly name: string;
@@ -50,7 +61,11 @@ export class McpProvider implements Provider<AnyTool> {
   private appliedSeq = 0;
   private relisting: Promise<void> | undefined;
   private relistAgain = false;
-  private failure: { message: string; retryAt: number; delay: number } | undefined;
+  private failure: { message: string; retryAt: number } | undefined;
+  /** Failed starts and early crashes in a row; a session that lasts backoff.stableMs resets it. */
+  private streak = 0;
+  /** The first start has finished (well or not): reads stop waiting for the server. */
+  private attempted = false;
   private retryTimer: NodeJS.Timeout | undefined;
   private closed = false;
   private notify: () => void = () => {};
@@ -78,17 +93,30 @@ export class McpProvider implements Provider<AnyTool> {
   }
 
   async enumerate(): Promise<Observation<AnyTool>> {
+    if (this.closed) throw new Error(`MCP server "${this.server}": the client was closed`);
+    if (this.conn?.connected && this.listed && !this.connecting) return this.listed.observation;
+    if (this.attempted) {
+      // later reads never wait: the reconnect announces itself (changed) when it lands
+      this.kick();
+      throw new Error(this.unavailable());
+    }
+    // the first read waits, so a lazily started server is in the first catalog
     await this.ready();
     if (!this.listed) throw new Error(`MCP server "${this.server}" lost its connection while being listed`);
     return this.listed.observation;
   }
 
-  /** Calls a tool by its raw name, reconnecting first if the server went away. */
+  /** Calls a tool by its raw name, waiting for a reconnect in progress (never inside the backoff). */
   readonly call: CallRemote = async (rawName, args, options) => {
     const conn = await this.ready();
+    if (options.maxMessageBytes !== undefined) conn.limitMessages(options.maxMessageBytes);
     try {
       return await conn.callTool(rawName, args, options);
     } catch (error) {
+      if (error instanceof McpError && error.code === MESSAGE_TOO_LARGE) {
+        // toolplane's own refusal, not the server's words: no "MCP error -32098" prefix
+        throw new Error(`MCP server "${this.server}": ${error.message.replace(/^MCP error -?\d+: /, "")}`);
+      }
       // A JSON-RPC error is the server answering; anything else (refused, reset, expired HTTP
       // session) means the session is gone: drop it so the next read or call reconnects.
       if (!(error instanceof McpError) && !options.signal.aborted) this.lost(conn, messageOf(error));
@@ -106,16 +134,45 @@ export class McpProvider implements Provider<AnyTool> {
 
   private async ready(): Promise<McpConnection> {
     if (this.closed) throw new Error(`MCP server "${this.server}": the client was closed`);
-    if (this.conn?.connected && this.listed) return this.conn;
     if (this.connecting) return this.connecting;
-    if (this.failure && Date.now() < this.failure.retryAt) {
-      const wait = this.failure.retryAt - Date.now();
-      throw new Error(`${this.failure.message} (next retry in ${Math.ceil(wait / 1000)} s)`);
-    }
+    if (this.conn?.connected) return this.conn;
+    if (this.failure && Date.now() < this.failure.retryAt) throw new Error(this.unavailable());
     this.connecting = this.start().finally(() => {
       this.connecting = undefined;
+      this.attempted = true;
     });
     return this.connecting;
+  }
+
+  /** Starts whatever brings the tools back, unless something already will (a start, a timer). */
+  private kick(): void {
+    if (this.closed || this.connecting) return;
+    const conn = this.conn;
+    if (conn?.connected) {
+      if (!this.listed) this.relist(conn);
+      return;
+    }
+    if (this.failure && Date.now() < this.failure.retryAt) return;
+    this.ready().then(
+      () => this.notify(),
+      () => {
+        // fail() logged it and scheduled the next attempt
+      },
+    );
+  }
+
+  /** Why a read has no tools from this server right now. */
+  private unavailable(): string {
+    const now = Date.now();
+    if (this.failure && now < this.failure.retryAt) {
+      return `${this.failure.message} (next retry in ${Math.ceil((this.failure.retryAt - now) / 1000)} s)`;
+    }
+    if (this.connecting) {
+      const last = this.failure ? ` after: ${this.failure.message}` : "";
+      return `MCP server "${this.server}" is starting; its tools are left out until it is ready${last}`;
+    }
+    if (this.conn?.connected) return `MCP server "${this.server}" is re-listing its tools`;
+    return this.failure?.message ?? `MCP server "${this.server}" is not connected`;
   }
 
   private async start(): Promise<McpConnection> {
@@ -238,9 +295,10 @@ export class McpProvider implements Provider<AnyTool> {
             this.notify();
           }
         } catch (error) {
-          this.log(`MCP server "${this.server}": re-listing tools failed: ${messageOf(error)}`);
-          this.listed = undefined;
-          this.notify();
+          // a session that cannot list its tools is treated as lost: dropped, and reconnected
+          // under the same backoff as a crash (re-listing at once could loop with every reader)
+          this.lost(conn, `re-listing tools failed: ${messageOf(error)}`);
+          void conn.close();
         }
       }
     })().finally(() => {
@@ -248,30 +306,49 @@ export class McpProvider implements Provider<AnyTool> {
     });
   }
 
-  /** A crash or a dropped connection: tools leave at once, and a reconnect is tried right away. */
+  /**
+   * A crash or a dropped connection: tools leave at once. The first loss after a stable session
+   * reconnects right away; a session that died young is a crash loop, and waits its backoff.
+   */
   private lost(conn: McpConnection, reason: string): void {
     if (this.closed || this.conn !== conn) return;
     this.conn = undefined;
     this.listed = undefined;
-    this.log(`MCP server "${this.server}": ${reason}; reconnecting`);
-    this.failure = undefined;
-    this.scheduleRetry(0);
+    const now = Date.now();
+    if (now - conn.connectedAt >= (this.backoff.stableMs ?? DEFAULT_BACKOFF.stableMs ?? 0)) this.streak = 0;
+    const delay = this.streak === 0 ? 0 : this.delayFor(this.streak);
+    this.streak++;
+    const message = `MCP server "${this.server}": ${reason}`;
+    this.failure = delay === 0 ? undefined : { message, retryAt: now + delay };
+    this.log(
+      delay === 0
+        ? `${message}; reconnecting`
+        : `${message}; reconnecting in ${delay} ms (${this.streak} failures in a row)`,
+    );
+    this.scheduleRetry(delay);
     this.notify();
   }
 
   private fail(message: string): void {
-    const delay = this.failure
-      ? Math.min(this.failure.delay * 2, this.backoff.maxMs)
-      : this.backoff.initialMs;
-    this.failure = { message, retryAt: Date.now() + delay, delay };
+    this.streak++;
+    const delay = this.delayFor(this.streak);
+    this.failure = { message, retryAt: Date.now() + delay };
     this.log(`${message}; retrying in ${delay} ms`);
     this.scheduleRetry(delay);
+  }
+
+  /** initialMs, doubling with each failure in a row, never above maxMs. */
+  private delayFor(failures: number): number {
+    const { initialMs, maxMs } = this.backoff;
+    return Math.min(initialMs * 2 ** Math.min(failures - 1, 30), maxMs);
   }
 
   private scheduleRetry(delay: number): void {
     if (this.closed) return;
     clearTimeout(this.retryTimer);
     this.retryTimer = setTimeout(() => {
+      // the timer is the retry: a timer that fires a millisecond early must not find itself "too soon"
+      if (this.failure) this.failure.retryAt = 0;
       this.ready().then(
         () => this.notify(),
         () => {
