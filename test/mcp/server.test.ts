@@ -1,4 +1,3 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { request } from "node:http";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -19,6 +18,7 @@ import { findLeaks } from "../helpers/leak.js";
 import { tempDir, tempProject } from "../helpers/tmp.js";
 import { sentinelTool, simpleTool } from "../helpers/tools.js";
 import { ctx, EVERYTHING, fake, until } from "./peers.js";
+import { startServeHttp } from "./serve-process.js";
 
 const cleanup: Array<() => Promise<unknown> | unknown> = [];
 afterEach(async () => {
@@ -111,32 +111,9 @@ const AUTH = { Authorization: `Bearer ${TOKEN}` };
 
 describe("toolplane serve --http", () => {
   async function startHttp(p: ReturnType<typeof project>, port = 0) {
-    const child: ChildProcess = spawn(
-      process.execPath,
-      [CLI, "serve", "--http", String(port), "--cwd", p.repo],
-      {
-        env: { ...p.env, TOOLPLANE_SERVE_TOKEN: TOKEN },
-        stdio: ["ignore", "pipe", "pipe"],
-      },
-    );
-    cleanup.push(
-      () =>
-        new Promise<void>((resolve) => {
-          if (child.exitCode !== null || child.signalCode !== null) return resolve();
-          child.once("exit", () => resolve());
-          child.kill("SIGTERM");
-        }),
-    );
-    const url = await new Promise<string>((resolve, reject) => {
-      let err = "";
-      child.stderr?.on("data", (chunk: Buffer) => {
-        err += chunk.toString();
-        const m = /listening on (http:\/\/\S+)/.exec(err);
-        if (m) resolve(m[1] as string);
-      });
-      child.once("exit", (code) => reject(new Error(`serve exited ${code}: ${err}`)));
-    });
-    return { url, child };
+    const server = await startServeHttp(p.repo, { ...p.env, TOOLPLANE_SERVE_TOKEN: TOKEN }, { port });
+    cleanup.push(() => server.stop());
+    return server;
   }
 
   it("serves the SDK client over Streamable HTTP on 127.0.0.1", async () => {

@@ -64,6 +64,8 @@ export class McpProvider implements Provider<AnyTool> {
   private failure: { message: string; retryAt: number } | undefined;
   /** Failed starts and early crashes in a row; a session that lasts backoff.stableMs resets it. */
   private streak = 0;
+  /** The connection a start is bringing up, until it is up or has failed. */
+  private starting: McpConnection | undefined;
   /** The first start has finished (well or not): reads stop waiting for the server. */
   private attempted = false;
   private retryTimer: NodeJS.Timeout | undefined;
@@ -129,7 +131,8 @@ export class McpProvider implements Provider<AnyTool> {
     clearTimeout(this.retryTimer);
     const conn = this.conn;
     this.conn = undefined;
-    await conn?.close();
+    // a start still in progress holds a process (or a request) of its own
+    await Promise.all([conn?.close(), this.starting?.close()]);
   }
 
   private async ready(): Promise<McpConnection> {
@@ -180,8 +183,10 @@ export class McpProvider implements Provider<AnyTool> {
       toolsChanged: () => this.relist(conn),
       lost: (reason) => this.lost(conn, reason),
     });
+    this.starting = conn;
     try {
       await conn.connect();
+      if (this.closed) throw new Error("the client was closed while the server started");
       this.conn = conn;
       const listed = await this.list(conn);
       if (this.conn !== conn)
@@ -197,6 +202,8 @@ export class McpProvider implements Provider<AnyTool> {
         : `${conn.describeTarget()}: ${messageOf(error)}`;
       this.fail(message);
       throw new Error(message);
+    } finally {
+      if (this.starting === conn) this.starting = undefined;
     }
   }
 
@@ -330,6 +337,7 @@ export class McpProvider implements Provider<AnyTool> {
   }
 
   private fail(message: string): void {
+    if (this.closed) return;
     this.streak++;
     const delay = this.delayFor(this.streak);
     this.failure = { message, retryAt: Date.now() + delay };
