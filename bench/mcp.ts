@@ -1,7 +1,8 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
@@ -200,8 +201,214 @@ async function listClient(): Promise<Figure[]> {
   ];
 }
 
+/**
+ * A built-in `read` in process, with and without an MCP server that never answers initialize
+ * configured. The server's first start is waited for once (the first read); every later start is a
+ * background retry, which no read may wait for. The run lasts long enough for several retries.
+ */
+async function readWhileStuck(): Promise<Figure[]> {
+  const cwd = mkdtempSync(path.join(tmpdir(), "tp-bench-stuck-"));
+  const env = { HOME: cwd, PATH: process.env.PATH ?? "" };
+  writeFileSync(path.join(cwd, "notes.txt"), "a line of notes\n".repeat(200));
+  const spawnLog = path.join(cwd, "spawns");
+  const stuck = path.join(cwd, "stuck.mjs");
+  writeFileSync(
+    stuck,
+    `import { appendFileSync } from "node:fs"; appendFileSync(${JSON.stringify(spawnLog)}, "x\\n"); process.stdin.resume();\n`,
+  );
+  const startTimeoutMs = 1000;
+  const servers = { stuck: { command: process.execPath, args: [stuck], startTimeoutMs } };
+  const common = { cwd, env, bundledSkills: null } as const;
+  const plain = await Toolplane.open({ ...common, set: ["tools.examples=false"] });
+  const stalled = await Toolplane.open({
+    ...common,
+    set: ["tools.examples=false", `mcp.servers=${JSON.stringify(servers)}`],
+  });
+  const signal = new AbortController().signal;
+  const read = (plane: Toolplane) => {
+    const host = plane.host();
+    return async () => {
+      const r = await host.call({ tool: "read", args: { path: "notes.txt" } }, { signal });
+      if (r.isError) throw new Error(`read failed: ${JSON.stringify(r.content)}`);
+    };
+  };
+  const readPlain = read(plain);
+  const readStalled = read(stalled);
+  await readStalled(); // the first read waits for the first start, once
+  if (!(await stalled.toolSnapshot()).problems.some((p) => p.provider === "mcp:stuck")) {
+    throw new Error("the unresponsive server was not reported: the measurement would not mean anything");
+  }
+  const base: number[] = [];
+  const withStuck: number[] = [];
+  // alternating rounds, so a change in machine load hits both sides; 7 s covers the retries at 1, 3 and 7 s
+  const until = performance.now() + 7_000;
+  while (performance.now() < until) {
+    base.push(...(await timeRuns(readPlain, 100, 5)));
+    withStuck.push(...(await timeRuns(readStalled, 100, 5)));
+  }
+  const retries = readFileSync(spawnLog, "utf8").split("\n").filter(Boolean).length - 1;
+  await plain.close();
+  await stalled.close();
+  const ratio = median(withStuck) / median(base);
+  const slowest = Math.max(...withStuck);
+  return [
+    { name: "built-in read in process, median", value: round(median(base), 4), unit: "ms" },
+    {
+      name: "same read with an MCP server configured that never answers initialize, median",
+      value: round(median(withStuck), 4),
+      unit: "ms",
+    },
+    {
+      name: "read with the unresponsive server / read without it",
+      value: round(ratio, 2),
+      unit: "x",
+      goal: "<= 1.2",
+      ok: ratio <= 1.2,
+    },
+    {
+      name: `slowest of ${withStuck.length} reads with the unresponsive server, while it was retried ${retries} times in the background`,
+      value: round(slowest, 2),
+      unit: "ms",
+      goal: `< ${startTimeoutMs / 4} (no read waits for its ${startTimeoutMs} ms start timeout)`,
+      ok: slowest < startTimeoutMs / 4 && retries >= 2,
+    },
+  ];
+}
+
+/** VmRSS (or VmHWM, the peak) of a process, from /proc, in MiB. */
+function procMiB(pid: number, field: "VmRSS" | "VmHWM"): number {
+  const match = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+  if (!match) throw new Error(`no ${field} for process ${pid}`);
+  return Number(match[1]) / 1024;
+}
+
+/**
+ * `toolplane serve --http` RSS after 10,000 `initialize` calls, each opening a session that its
+ * client then abandons: the session cap (serve.maxSessions, default 100) bounds them during the
+ * burst, and idle expiry (here 1 s) closes the rest.
+ */
+async function sessionMemory(): Promise<Figure[]> {
+  const cwd = mkdtempSync(path.join(tmpdir(), "tp-bench-sessions-"));
+  const token = "bench-token-0123456789abcdef";
+  const idleMs = 1000;
+  // The server is the real CLI, behind a wrapper that runs a full GC on SIGUSR2: RSS read after a
+  // GC says what the server still holds; without one it mostly says when V8 last collected.
+  const wrapper = path.join(cwd, "serve-with-gc.mjs");
+  writeFileSync(
+    wrapper,
+    `process.on("SIGUSR2", () => { globalThis.gc(); globalThis.gc(); });\nawait import(${JSON.stringify(pathToFileURL(cli).href)});\n`,
+  );
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [
+      "--expose-gc",
+      wrapper,
+      "serve",
+      "--http",
+      "0",
+      "--cwd",
+      cwd,
+      "--set",
+      "tools.examples=false",
+      "--set",
+      `serve.sessionIdleMs=${idleMs}`,
+    ],
+    {
+      env: { HOME: cwd, PATH: process.env.PATH ?? "", TOOLPLANE_SERVE_TOKEN: token },
+      stdio: ["ignore", "ignore", "pipe"],
+    },
+  );
+  const url = await new Promise<string>((resolve, reject) => {
+    let err = "";
+    child.stderr?.on("data", (chunk: Buffer) => {
+      err += chunk.toString();
+      const m = /listening on (http:\/\/\S+)/.exec(err);
+      if (m) resolve(m[1] as string);
+    });
+    child.once("exit", (code) => reject(new Error(`serve exited ${code}: ${err}`)));
+  });
+  const pid = child.pid as number;
+  const body = JSON.stringify({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench", version: "1" } },
+  });
+  const headers = {
+    authorization: `Bearer ${token}`,
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+  };
+  const initialize = async () => {
+    const res = await fetch(url, { method: "POST", headers, body });
+    await res.text();
+    if (res.status !== 200) throw new Error(`initialize answered ${res.status}`);
+  };
+  const burst = async (total: number) => {
+    let next = 0;
+    const t0 = performance.now();
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        while (next < total) {
+          next++;
+          await initialize();
+        }
+      }),
+    );
+    return total / ((performance.now() - t0) / 1000);
+  };
+  /** Waits for the sessions to expire, collects garbage, and reads the RSS. */
+  const settled = async () => {
+    await new Promise((r) => setTimeout(r, idleMs * 3));
+    process.kill(pid, "SIGUSR2");
+    await new Promise((r) => setTimeout(r, 500));
+    return procMiB(pid, "VmRSS");
+  };
+  // warm up until V8's heap has its working size, so the baseline is not the empty process
+  await burst(2_000);
+  const before = await settled();
+  const rate = await burst(10_000);
+  const first = await settled();
+  await burst(10_000);
+  const second = await settled();
+  const peak = procMiB(pid, "VmHWM");
+  await new Promise<void>((resolve) => {
+    child.once("exit", () => resolve());
+    child.kill("SIGTERM");
+  });
+  const growth = second / first;
+  return [
+    {
+      name: "serve --http RSS after 2,000 initialize calls, sessions expired, after a GC (baseline)",
+      value: round(before, 1),
+      unit: "MiB",
+    },
+    {
+      name: `serve --http RSS after 10,000 more initialize calls (${round(rate, 0)}/s, 8 at a time), sessions expired (serve.sessionIdleMs=${idleMs})`,
+      value: round(first, 1),
+      unit: "MiB",
+    },
+    { name: "same after another 10,000 initialize calls", value: round(second, 1), unit: "MiB" },
+    { name: "RSS after the first 10,000 / baseline", value: round(first / before, 2), unit: "x" },
+    {
+      name: "RSS after the second 10,000 / after the first (a leak grows it: sessions held forever cost ~33 KB each)",
+      value: round(growth, 2),
+      unit: "x",
+      goal: "<= 1.1 (flat)",
+      ok: growth <= 1.1,
+    },
+    { name: "serve --http peak RSS over the whole run", value: round(peak, 1), unit: "MiB" },
+  ];
+}
+
 async function main() {
-  const figures = [...(await roundTrip()), ...(await listServer()), ...(await listClient())];
+  const figures = [
+    ...(await roundTrip()),
+    ...(await listServer()),
+    ...(await listClient()),
+    ...(await readWhileStuck()),
+    ...(await sessionMemory()),
+  ];
   figures.push({ name: "peak RSS", value: round(peakRssMiB(), 1), unit: "MiB" });
   emit({ bench: "mcp", figures });
 }

@@ -319,6 +319,29 @@ export const CONFIG_KEYS = {
     default: [],
     doc: "toolplane doctor: names whose same-name override is intended (not reported)",
   },
+  "serve.maxRequestBytes": {
+    kind: "run-time",
+    schema: positiveInt.max(1024 ** 3),
+    default: 4 * 1024 ** 2,
+    doc: "toolplane serve: the largest message (stdio) or request body (HTTP) read from a client; a larger one gets an error",
+  },
+  "serve.maxSessions": {
+    kind: "run-time",
+    schema: positiveInt.max(100_000),
+    default: 100,
+    doc: "toolplane serve --http: most sessions at once; a new one closes the longest-idle session first",
+  },
+  "serve.sessionIdleMs": {
+    kind: "run-time",
+    // a timer's delay is a signed 32-bit count of ms: a larger one would fire at once
+    schema: z
+      .number()
+      .int()
+      .min(1000)
+      .max(2 ** 31 - 1),
+    default: 30 * 60_000,
+    doc: "toolplane serve --http: a session with no request in flight for this long is closed",
+  },
 } satisfies Record<string, KeySpec>;
 
 export type ConfigKey = keyof typeof CONFIG_KEYS;

@@ -142,6 +142,18 @@ export const PROJECT_GATES: Partial<Record<ConfigKey, Gate>> = {
         };
   },
 
+  /**
+   * The spill store takes its base over (chmod 0700) and sweeps old session folders in it, and
+   * read/grep may read the session's folder: a base outside the project is the user's to choose.
+   */
+  "results.spillDir": (value, ctx) => {
+    if (value === null) return { value, ignored: [] };
+    const root = realpathOfLongestPrefix(ctx.projectRoot);
+    return isInside(realpathOfLongestPrefix(path.resolve(ctx.projectRoot, value as string)), root)
+      ? { value, ignored: [] }
+      : { ignored: [{ reason: "puts spill files outside the project", value }] };
+  },
+
   /** A skill root outside the project would let the skill tool read files past the boundary. */
   "skills.paths": (value, ctx) => {
     const root = realpathOfLongestPrefix(ctx.projectRoot);
@@ -185,10 +197,14 @@ export const APPLIED_AS_IS: readonly ConfigKey[] = [
   "results.rawMaxBytes",
   "results.lineMaxChars",
   "results.previewBytes",
-  "results.spillDir",
   "results.spillMaxBytes",
+  "results.spillMaxAgeHours",
+  "results.keepSpill",
   "grep.maxMatches",
   "scopes.restrictions",
   "doctor.expect",
   "doctor.overrides",
+  "serve.maxRequestBytes",
+  "serve.maxSessions",
+  "serve.sessionIdleMs",
 ];

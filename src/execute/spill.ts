@@ -99,7 +99,10 @@ export class SpillStore {
       try {
         const st = await lstat(dir);
         if (!st.isDirectory() || !ownedByMe(st.uid) || st.mtimeMs > cutoff) continue;
-        if (await ownerAlive(dir)) continue;
+        // a folder without our marker is removed only from the default base, which is ours alone
+        // (folders from before the marker); in a configured base it may be someone's own folder
+        const owner = await ownerOf(dir);
+        if (owner === "none" ? this.base !== defaultSpillBase() : owner === "alive") continue;
         await rm(dir, { recursive: true, force: true });
         removed++;
       } catch {
@@ -149,21 +152,22 @@ function ownedByMe(uid: number): boolean {
   return typeof process.getuid !== "function" || process.getuid() === uid;
 }
 
-async function ownerAlive(dir: string): Promise<boolean> {
+/** Whether a session folder's owning process still runs; "none" when it has no marker. */
+async function ownerOf(dir: string): Promise<"alive" | "gone" | "none"> {
   let pid: number;
   try {
     pid = Number((await readFile(path.join(dir, OWNER_FILE), "utf8")).trim());
   } catch {
-    return false;
+    return "none";
   }
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  if (pid === process.pid) return true;
+  if (!Number.isInteger(pid) || pid <= 0) return "gone";
+  if (pid === process.pid) return "alive";
   try {
     process.kill(pid, 0);
-    return true;
+    return "alive";
   } catch (error) {
     // EPERM: the process exists, owned by someone else
-    return (error as NodeJS.ErrnoException).code === "EPERM";
+    return (error as NodeJS.ErrnoException).code === "EPERM" ? "alive" : "gone";
   }
 }
 

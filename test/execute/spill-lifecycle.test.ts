@@ -83,16 +83,26 @@ describe("spill directories do not pile up", () => {
     make("session-fresh-cccccc", 1, 2 ** 22 + 12345);
     make("session-live-dddddd", 30, process.pid); // a session still running
     make("not-ours", 30);
+    // shaped like a session folder, but without the owner marker: in a base the user chose it
+    // may be their own folder, so only the default base sweeps such folders
+    make("feature-branch", 30);
     const plane = await open(p);
-    expect(await plane.swept).toBe(2);
+    expect(await plane.swept).toBe(1);
     expect(readdirSync(p.spillDir).sort()).toEqual([
+      "feature-branch",
       "not-ours",
       "session-fresh-cccccc",
       "session-live-dddddd",
+      "session-nopid-bbbbbb",
     ]);
     const strict = await open(p, ["results.spillMaxAgeHours=0"]);
     expect(await strict.swept).toBe(1);
-    expect(readdirSync(p.spillDir).sort()).toEqual(["not-ours", "session-live-dddddd"]);
+    expect(readdirSync(p.spillDir).sort()).toEqual([
+      "feature-branch",
+      "not-ours",
+      "session-live-dddddd",
+      "session-nopid-bbbbbb",
+    ]);
   });
 
   it("toolplane call keeps the file it names: it is there after the process ends", () => {

@@ -1,4 +1,3 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { request } from "node:http";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -19,6 +18,7 @@ import { findLeaks } from "../helpers/leak.js";
 import { tempDir, tempProject } from "../helpers/tmp.js";
 import { sentinelTool, simpleTool } from "../helpers/tools.js";
 import { ctx, EVERYTHING, fake, until } from "./peers.js";
+import { startServeHttp } from "./serve-process.js";
 
 const cleanup: Array<() => Promise<unknown> | unknown> = [];
 afterEach(async () => {
@@ -106,34 +106,14 @@ describe("toolplane serve over stdio, driven by the SDK client", () => {
   });
 });
 
+const TOKEN = "test-token-0123456789abcdef";
+const AUTH = { Authorization: `Bearer ${TOKEN}` };
+
 describe("toolplane serve --http", () => {
   async function startHttp(p: ReturnType<typeof project>, port = 0) {
-    const child: ChildProcess = spawn(
-      process.execPath,
-      [CLI, "serve", "--http", String(port), "--cwd", p.repo],
-      {
-        env: p.env,
-        stdio: ["ignore", "pipe", "pipe"],
-      },
-    );
-    cleanup.push(
-      () =>
-        new Promise<void>((resolve) => {
-          if (child.exitCode !== null || child.signalCode !== null) return resolve();
-          child.once("exit", () => resolve());
-          child.kill("SIGTERM");
-        }),
-    );
-    const url = await new Promise<string>((resolve, reject) => {
-      let err = "";
-      child.stderr?.on("data", (chunk: Buffer) => {
-        err += chunk.toString();
-        const m = /listening on (http:\/\/\S+)/.exec(err);
-        if (m) resolve(m[1] as string);
-      });
-      child.once("exit", (code) => reject(new Error(`serve exited ${code}: ${err}`)));
-    });
-    return { url, child };
+    const server = await startServeHttp(p.repo, { ...p.env, TOOLPLANE_SERVE_TOKEN: TOKEN }, { port });
+    cleanup.push(() => server.stop());
+    return server;
   }
 
   it("serves the SDK client over Streamable HTTP on 127.0.0.1", async () => {
@@ -141,7 +121,7 @@ describe("toolplane serve --http", () => {
     const { url } = await startHttp(p);
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
     const client = new Client({ name: "test", version: "1" });
-    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: AUTH } }));
     cleanup.push(() => client.close());
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toContain("ticket_status");
@@ -155,7 +135,7 @@ describe("toolplane serve --http", () => {
   it("is itself usable as an MCP server by toolplane's client over Streamable HTTP", async () => {
     const { url } = await startHttp(project());
     const registry = new Registry<AnyTool>({ kind: "tool" });
-    const clients = registerMcpServers(registry, { remote: { url, startTimeoutMs: 8000 } });
+    const clients = registerMcpServers(registry, { remote: { url, headers: AUTH, startTimeoutMs: 8000 } });
     cleanup.push(() => clients.close());
     const snapshot = await registry.snapshot();
     expect(snapshot.problems).toEqual([]);
@@ -170,7 +150,7 @@ describe("toolplane serve --http", () => {
     const registry = new Registry<AnyTool>({ kind: "tool" });
     const clients = registerMcpServers(
       registry,
-      { remote: { url: first.url, startTimeoutMs: 8000 } },
+      { remote: { url: first.url, headers: AUTH, startTimeoutMs: 8000 } },
       { backoff: { initialMs: 100, maxMs: 400 } },
     );
     cleanup.push(() => clients.close());

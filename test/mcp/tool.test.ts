@@ -40,6 +40,33 @@ describe("MCP content blocks", () => {
     ]);
   });
 
+  it("checks each block alone: a malformed one becomes a short note, its neighbours stay", () => {
+    const out = fromMcpContent([
+      { type: "text", text: "kept" },
+      { type: "image", mimeType: "image/png" },
+      { type: "text" },
+      { type: "resource", resource: { uri: "file:///x" } },
+      { type: "x".repeat(500) },
+      null,
+      { type: "text", text: "also kept" },
+    ]);
+    expect(out).toEqual([
+      { type: "text", text: "kept" },
+      {
+        type: "text",
+        text: '[a malformed "image" content block (no data or mimeType) that toolplane cannot show]',
+      },
+      { type: "text", text: '[a malformed "text" content block (no text) that toolplane cannot show]' },
+      {
+        type: "text",
+        text: '[a malformed "resource" content block (neither resource.text nor resource.blob) that toolplane cannot show]',
+      },
+      { type: "text", text: `[content of type "${"x".repeat(40)}…" that toolplane cannot show]` },
+      { type: "text", text: "[content of type (none) that toolplane cannot show]" },
+      { type: "text", text: "also kept" },
+    ]);
+  });
+
   it("a structured-only result renders as its JSON", () => {
     expect(renderOutput({ content: [], structuredContent: { a: 1 } })).toBe('{\n  "a": 1\n}');
   });
@@ -70,6 +97,44 @@ describe("checking listed tools", () => {
       ok: false,
       problem: expect.stringMatching(/inputSchema is not valid JSON Schema/),
     });
+  });
+
+  it("rejects a schema whose $ref resolves to nothing, in the input or the output schema", () => {
+    const withRef = (ref: string) => ({
+      type: "object",
+      properties: { p: { $ref: ref } },
+      definitions: { P: {} },
+    });
+    expect(checkRemoteTool({ name: "a", inputSchema: withRef("#/definitions/P") }, 0).ok).toBe(true);
+    expect(checkRemoteTool({ name: "a", inputSchema: withRef("#") }, 0).ok).toBe(true);
+    expect(checkRemoteTool({ name: "b", inputSchema: withRef("#/definitions/Q") }, 0)).toMatchObject({
+      ok: false,
+      problem:
+        'inputSchema: $ref "#/definitions/Q" points to nothing in the schema; the tool could never be called',
+    });
+    expect(checkRemoteTool({ name: "c", inputSchema: withRef("other.json#/x") }, 0)).toMatchObject({
+      ok: false,
+      problem: expect.stringMatching(/^inputSchema: a \$ref cannot be resolved/),
+    });
+    // an output schema is used nested under structuredContent: its definitions still resolve
+    expect(
+      checkRemoteTool(
+        { name: "d", inputSchema: { type: "object" }, outputSchema: withRef("#/definitions/P") },
+        0,
+      ).ok,
+    ).toBe(true);
+    expect(
+      checkRemoteTool(
+        { name: "e", inputSchema: { type: "object" }, outputSchema: withRef("#/definitions/Z") },
+        0,
+      ),
+    ).toMatchObject({
+      ok: false,
+      problem: expect.stringMatching(/^outputSchema: \$ref "#\/definitions\/Z"/),
+    });
+    // "$ref" as a property name or inside const is data, not a reference
+    const data = { type: "object", properties: { $ref: { type: "string", const: { $ref: "#/nowhere" } } } };
+    expect(checkRemoteTool({ name: "f", inputSchema: data }, 0).ok).toBe(true);
   });
 
   it("an isError result becomes a thrown error with the server's text; $defs refs still validate", async () => {

@@ -1,10 +1,11 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { type CallToolResult, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import { limitsFrom } from "../../execute/limits.js";
 import { DEFAULT_START_TIMEOUT_MS, isStdio, MCP_IMPLEMENTATION, type McpServerConfig } from "../config.js";
+import { BoundedStdioClientTransport } from "../stdio/client-transport.js";
 import { Diagnostics } from "./diagnostics.js";
 
 /** A tool as a server lists it, before any checking: servers send what they like. */
@@ -31,6 +32,24 @@ const LooseListSchema = z.looseObject({
   nextCursor: z.string().optional(),
 });
 
+/**
+ * A tools/call result as it arrives, before any checking. The SDK's CallToolResultSchema fails the
+ * whole result, valid text included, when one content block is of a type it does not know, and
+ * puts the schema's every complaint in the message; content is checked block by block instead.
+ */
+const LooseCallResultSchema = z.looseObject({
+  content: z.unknown().optional(),
+  structuredContent: z.unknown().optional(),
+  isError: z.unknown().optional(),
+});
+
+/** A tools/call result, unchecked: see fromMcpContent. */
+export interface RawCallResult {
+  content?: unknown;
+  structuredContent?: unknown;
+  isError?: unknown;
+}
+
 /** How long a stdio server may take to exit after its input closes before it gets SIGTERM. */
 const STOP_GRACE_MS = 200;
 
@@ -50,6 +69,10 @@ export class McpConnection {
   private client: Client | undefined;
   private transport: Transport | undefined;
   private closing = false;
+  /** When initialize finished (ms since the epoch), for telling a crash loop from a crash. */
+  connectedAt = 0;
+  /** Until a call says otherwise: the default of results.rawMaxBytes. */
+  private maxMessageBytes = limitsFrom({}).rawMaxBytes;
 
   constructor(
     readonly server: string,
@@ -58,7 +81,16 @@ export class McpConnection {
   ) {}
 
   get pid(): number | null {
-    return this.transport instanceof StdioClientTransport ? this.transport.pid : null;
+    return this.transport instanceof BoundedStdioClientTransport ? this.transport.pid : null;
+  }
+
+  /**
+   * The largest message read from a stdio server (results.rawMaxBytes, as the calling host has it):
+   * an answer over it fails its one call and the session stays up.
+   */
+  limitMessages(bytes: number): void {
+    this.maxMessageBytes = bytes;
+    if (this.transport instanceof BoundedStdioClientTransport) this.transport.maxMessageBytes = bytes;
   }
 
   /** Starts (or connects to) the server and initialises the session, within the start timeout. */
@@ -78,6 +110,7 @@ export class McpConnection {
     this.transport = transport;
     try {
       await withDeadline(client.connect(transport, { timeout }), timeout, "did not finish initialize");
+      this.connectedAt = Date.now();
     } catch (error) {
       this.client = undefined;
       await this.closeQuietly(client);
@@ -114,15 +147,18 @@ export class McpConnection {
     rawName: string,
     args: Record<string, unknown>,
     options: { signal: AbortSignal; timeoutMs: number },
-  ): Promise<CallToolResult> {
+  ): Promise<RawCallResult> {
     const client = this.requireClient();
-    const result = await client.callTool({ name: rawName, arguments: args }, undefined, {
-      signal: options.signal,
-      timeout: options.timeoutMs,
-      resetTimeoutOnProgress: true,
-      maxTotalTimeout: options.timeoutMs,
-    });
-    return result as CallToolResult;
+    return client.request(
+      { method: "tools/call", params: { name: rawName, arguments: args } },
+      LooseCallResultSchema,
+      {
+        signal: options.signal,
+        timeout: options.timeoutMs,
+        resetTimeoutOnProgress: true,
+        maxTotalTimeout: options.timeoutMs,
+      },
+    );
   }
 
   async close(): Promise<void> {
@@ -161,15 +197,14 @@ export class McpConnection {
   private makeTransport(): Transport {
     const c = this.config;
     if (isStdio(c)) {
-      const params: ConstructorParameters<typeof StdioClientTransport>[0] = {
+      const transport = new BoundedStdioClientTransport({
         command: c.command,
         args: c.args ?? [],
-        stderr: "pipe",
-      };
-      if (c.env) params.env = { ...defaultEnv(), ...c.env };
-      if (c.cwd) params.cwd = c.cwd;
-      const transport = new StdioClientTransport(params);
-      transport.stderr?.on("data", (chunk: Buffer) => this.diagnostics.stderr(chunk.toString("utf8")));
+        maxMessageBytes: this.maxMessageBytes,
+        ...(c.env ? { env: c.env } : {}),
+        ...(c.cwd ? { cwd: c.cwd } : {}),
+      });
+      transport.stderr.on("data", (chunk: Buffer) => this.diagnostics.stderr(chunk.toString("utf8")));
       return transport;
     }
     const init: RequestInit = {};
@@ -184,16 +219,6 @@ export class McpConnection {
       // already gone: nothing to release
     }
   }
-}
-
-/** PATH and HOME reach the server even when the config sets env (the SDK's own default set). */
-function defaultEnv(): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const key of ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER"]) {
-    const value = process.env[key];
-    if (value !== undefined) out[key] = value;
-  }
-  return out;
 }
 
 export function messageOf(error: unknown): string {

@@ -1,18 +1,24 @@
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { AnyTool } from "../../declare/types.js";
-import type { Observation, Provider } from "../../register/types.js";
+import type { EntryProblem, Observation, Provider } from "../../register/types.js";
 import { DEFAULT_START_TIMEOUT_MS, type McpServerConfig, providerName } from "../config.js";
 import { qualifyToolNames } from "../names.js";
+import { MESSAGE_TOO_LARGE } from "../stdio/client-transport.js";
 import { McpConnection, messageOf } from "./connection.js";
 import { type CallRemote, checkRemoteTool, mcpTool } from "./tool.js";
 
 export interface Backoff {
-  /** First retry after a failed start; doubles each failure up to maxMs. */
+  /** First retry after a failed start (or a second crash); doubles each failure up to maxMs. */
   initialMs: number;
   maxMs: number;
+  /**
+   * A session that lasted this long was not a crash loop: its loss reconnects at once and the
+   * doubling starts over. Default 60 s.
+   */
+  stableMs?: number;
 }
 
-export const DEFAULT_BACKOFF: Backoff = { initialMs: 1_000, maxMs: 60_000 };
+export const DEFAULT_BACKOFF: Backoff = { initialMs: 1_000, maxMs: 60_000, stableMs: 60_000 };
 
 /** MCP tools come after built-ins in a layer: a built-in wins a name conflict. */
 export const MCP_PROVIDER_RANK = 500;
@@ -34,12 +40,19 @@ interface Listed {
  * its tools, re-lists on tools/list_changed and reconnects after a crash; each change of its tool
  * set is announced through `changed` (bound to the registry's provider handle). A server that will
  * not start makes enumerate throw (the registry's "rejected" outcome) and is retried with backoff.
+ *
+ * Only the first read waits for the server. Every later start (a retry, a reconnect) runs in the
+ * background: a read meanwhile omits this server's tools at once, so a server that hangs never
+ * stalls a call to another tool (every call reads the tool set). Failed starts and sessions that
+ * die young (a crash loop) back off exponentially, up to a cap.
  */
 export class McpProvider implements Provider<AnyTool> {
   readonly name: string;
   readonly namespace: string;
   readonly rank = MCP_PROVIDER_RANK;
   readonly server: string;
+  /** The registry's bound on one listing: the server's own start timeout, with a margin to report it. */
+  readonly timeoutMs: number;
   private readonly config: McpServerConfig;
   private readonly log: (line: string) => void;
   private readonly backoff: Backoff;
@@ -50,7 +63,13 @@ export class McpProvider implements Provider<AnyTool> {
   private appliedSeq = 0;
   private relisting: Promise<void> | undefined;
   private relistAgain = false;
-  private failure: { message: string; retryAt: number; delay: number } | undefined;
+  private failure: { message: string; retryAt: number } | undefined;
+  /** Failed starts and early crashes in a row; a session that lasts backoff.stableMs resets it. */
+  private streak = 0;
+  /** The connection a start is bringing up, until it is up or has failed. */
+  private starting: McpConnection | undefined;
+  /** The first start has finished (well or not): reads stop waiting for the server. */
+  private attempted = false;
   private retryTimer: NodeJS.Timeout | undefined;
   private closed = false;
   private notify: () => void = () => {};
@@ -61,6 +80,7 @@ export class McpProvider implements Provider<AnyTool> {
   constructor(options: McpProviderOptions) {
     this.server = options.server;
     this.config = options.config;
+    this.timeoutMs = (options.config.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS) + 2_000;
     this.name = providerName(options.server);
     this.namespace = this.name;
     this.log = options.log ?? (() => {});
@@ -78,17 +98,30 @@ export class McpProvider implements Provider<AnyTool> {
   }
 
   async enumerate(): Promise<Observation<AnyTool>> {
+    if (this.closed) throw new Error(`MCP server "${this.server}": the client was closed`);
+    if (this.conn?.connected && this.listed && !this.connecting) return this.listed.observation;
+    if (this.attempted) {
+      // later reads never wait: the reconnect announces itself (changed) when it lands
+      this.kick();
+      throw new Error(this.unavailable());
+    }
+    // the first read waits, so a lazily started server is in the first catalog
     await this.ready();
     if (!this.listed) throw new Error(`MCP server "${this.server}" lost its connection while being listed`);
     return this.listed.observation;
   }
 
-  /** Calls a tool by its raw name, reconnecting first if the server went away. */
+  /** Calls a tool by its raw name, waiting for a reconnect in progress (never inside the backoff). */
   readonly call: CallRemote = async (rawName, args, options) => {
     const conn = await this.ready();
+    if (options.maxMessageBytes !== undefined) conn.limitMessages(options.maxMessageBytes);
     try {
       return await conn.callTool(rawName, args, options);
     } catch (error) {
+      if (error instanceof McpError && error.code === MESSAGE_TOO_LARGE) {
+        // toolplane's own refusal, not the server's words: no "MCP error -32098" prefix
+        throw new Error(`MCP server "${this.server}": ${error.message.replace(/^MCP error -?\d+: /, "")}`);
+      }
       // A JSON-RPC error is the server answering; anything else (refused, reset, expired HTTP
       // session) means the session is gone: drop it so the next read or call reconnects.
       if (!(error instanceof McpError) && !options.signal.aborted) this.lost(conn, messageOf(error));
@@ -101,21 +134,51 @@ export class McpProvider implements Provider<AnyTool> {
     clearTimeout(this.retryTimer);
     const conn = this.conn;
     this.conn = undefined;
-    await conn?.close();
+    // a start still in progress holds a process (or a request) of its own
+    await Promise.all([conn?.close(), this.starting?.close()]);
   }
 
   private async ready(): Promise<McpConnection> {
     if (this.closed) throw new Error(`MCP server "${this.server}": the client was closed`);
-    if (this.conn?.connected && this.listed) return this.conn;
     if (this.connecting) return this.connecting;
-    if (this.failure && Date.now() < this.failure.retryAt) {
-      const wait = this.failure.retryAt - Date.now();
-      throw new Error(`${this.failure.message} (next retry in ${Math.ceil(wait / 1000)} s)`);
-    }
+    if (this.conn?.connected) return this.conn;
+    if (this.failure && Date.now() < this.failure.retryAt) throw new Error(this.unavailable());
     this.connecting = this.start().finally(() => {
       this.connecting = undefined;
+      this.attempted = true;
     });
     return this.connecting;
+  }
+
+  /** Starts whatever brings the tools back, unless something already will (a start, a timer). */
+  private kick(): void {
+    if (this.closed || this.connecting) return;
+    const conn = this.conn;
+    if (conn?.connected) {
+      if (!this.listed) this.relist(conn);
+      return;
+    }
+    if (this.failure && Date.now() < this.failure.retryAt) return;
+    this.ready().then(
+      () => this.notify(),
+      () => {
+        // fail() logged it and scheduled the next attempt
+      },
+    );
+  }
+
+  /** Why a read has no tools from this server right now. */
+  private unavailable(): string {
+    const now = Date.now();
+    if (this.failure && now < this.failure.retryAt) {
+      return `${this.failure.message} (next retry in ${Math.ceil((this.failure.retryAt - now) / 1000)} s)`;
+    }
+    if (this.connecting) {
+      const last = this.failure ? ` after: ${this.failure.message}` : "";
+      return `MCP server "${this.server}" is starting; its tools are left out until it is ready${last}`;
+    }
+    if (this.conn?.connected) return `MCP server "${this.server}" is re-listing its tools`;
+    return this.failure?.message ?? `MCP server "${this.server}" is not connected`;
   }
 
   private async start(): Promise<McpConnection> {
@@ -123,8 +186,10 @@ export class McpProvider implements Provider<AnyTool> {
       toolsChanged: () => this.relist(conn),
       lost: (reason) => this.lost(conn, reason),
     });
+    this.starting = conn;
     try {
       await conn.connect();
+      if (this.closed) throw new Error("the client was closed while the server started");
       this.conn = conn;
       const listed = await this.list(conn);
       if (this.conn !== conn)
@@ -140,6 +205,8 @@ export class McpProvider implements Provider<AnyTool> {
         : `${conn.describeTarget()}: ${messageOf(error)}`;
       this.fail(message);
       throw new Error(message);
+    } finally {
+      if (this.starting === conn) this.starting = undefined;
     }
   }
 
@@ -153,12 +220,14 @@ export class McpProvider implements Provider<AnyTool> {
   }
 
   private build(raw: readonly unknown[]): Listed {
-    const problems: string[] = [];
+    // each left-out tool becomes a `malformed` problem of the snapshot (src/register/types.ts):
+    // the list stays complete and cached, since listing again would leave it out again
+    const problems: EntryProblem[] = [];
     const usable = [];
     for (const [index, item] of raw.entries()) {
       const checked = checkRemoteTool(item, index);
       if (!checked.ok) {
-        problems.push(`tool "${checked.name}": ${checked.problem}`);
+        problems.push({ entry: checked.name, reason: checked.problem });
         continue;
       }
       if (checked.tool.execution?.taskSupport === "required") {
@@ -184,7 +253,7 @@ export class McpProvider implements Provider<AnyTool> {
     const keys: string[] = [];
     for (const remote of usable) {
       if (seen.has(remote.name)) {
-        problems.push(`tool "${remote.name}": listed twice; the first is kept`);
+        problems.push({ entry: remote.name, reason: "listed twice; the first is kept" });
         continue;
       }
       seen.add(remote.name);
@@ -201,7 +270,7 @@ export class McpProvider implements Provider<AnyTool> {
             call: this.call,
           });
         } catch (error) {
-          problems.push(`tool "${remote.name}": ${messageOf(error)}`);
+          problems.push({ entry: remote.name, reason: messageOf(error) });
           continue;
         }
       }
@@ -215,11 +284,11 @@ export class McpProvider implements Provider<AnyTool> {
     this.toolCache = cache;
     const observation: Observation<AnyTool> = { entries };
     if (problems.length > 0) {
-      observation.complete = false;
-      observation.note = `MCP server "${this.server}" listed ${problems.length} unusable tool(s), left out: ${problems.join("; ")}`;
-      this.log(observation.note);
+      observation.problems = problems;
+      const listed = problems.map((p) => `tool "${p.entry}": ${p.reason}`).join("; ");
+      this.log(`MCP server "${this.server}" listed ${problems.length} unusable tool(s), left out: ${listed}`);
     }
-    const fingerprint = [...keys, ...problems].join("\u0001");
+    const fingerprint = [...keys, ...problems.map((p) => `${p.entry}\u0000${p.reason}`)].join("\u0001");
     return { observation, fingerprint };
   }
 
@@ -238,9 +307,10 @@ export class McpProvider implements Provider<AnyTool> {
             this.notify();
           }
         } catch (error) {
-          this.log(`MCP server "${this.server}": re-listing tools failed: ${messageOf(error)}`);
-          this.listed = undefined;
-          this.notify();
+          // a session that cannot list its tools is treated as lost: dropped, and reconnected
+          // under the same backoff as a crash (re-listing at once could loop with every reader)
+          this.lost(conn, `re-listing tools failed: ${messageOf(error)}`);
+          void conn.close();
         }
       }
     })().finally(() => {
@@ -248,30 +318,50 @@ export class McpProvider implements Provider<AnyTool> {
     });
   }
 
-  /** A crash or a dropped connection: tools leave at once, and a reconnect is tried right away. */
+  /**
+   * A crash or a dropped connection: tools leave at once. The first loss after a stable session
+   * reconnects right away; a session that died young is a crash loop, and waits its backoff.
+   */
   private lost(conn: McpConnection, reason: string): void {
     if (this.closed || this.conn !== conn) return;
     this.conn = undefined;
     this.listed = undefined;
-    this.log(`MCP server "${this.server}": ${reason}; reconnecting`);
-    this.failure = undefined;
-    this.scheduleRetry(0);
+    const now = Date.now();
+    if (now - conn.connectedAt >= (this.backoff.stableMs ?? DEFAULT_BACKOFF.stableMs ?? 0)) this.streak = 0;
+    const delay = this.streak === 0 ? 0 : this.delayFor(this.streak);
+    this.streak++;
+    const message = `MCP server "${this.server}": ${reason}`;
+    this.failure = delay === 0 ? undefined : { message, retryAt: now + delay };
+    this.log(
+      delay === 0
+        ? `${message}; reconnecting`
+        : `${message}; reconnecting in ${delay} ms (${this.streak} failures in a row)`,
+    );
+    this.scheduleRetry(delay);
     this.notify();
   }
 
   private fail(message: string): void {
-    const delay = this.failure
-      ? Math.min(this.failure.delay * 2, this.backoff.maxMs)
-      : this.backoff.initialMs;
-    this.failure = { message, retryAt: Date.now() + delay, delay };
+    if (this.closed) return;
+    this.streak++;
+    const delay = this.delayFor(this.streak);
+    this.failure = { message, retryAt: Date.now() + delay };
     this.log(`${message}; retrying in ${delay} ms`);
     this.scheduleRetry(delay);
+  }
+
+  /** initialMs, doubling with each failure in a row, never above maxMs. */
+  private delayFor(failures: number): number {
+    const { initialMs, maxMs } = this.backoff;
+    return Math.min(initialMs * 2 ** Math.min(failures - 1, 30), maxMs);
   }
 
   private scheduleRetry(delay: number): void {
     if (this.closed) return;
     clearTimeout(this.retryTimer);
     this.retryTimer = setTimeout(() => {
+      // the timer is the retry: a timer that fires a millisecond early must not find itself "too soon"
+      if (this.failure) this.failure.retryAt = 0;
       this.ready().then(
         () => this.notify(),
         () => {

@@ -2,9 +2,11 @@ import { Ajv } from "ajv";
 import { defineTool } from "../../declare/define-tool.js";
 import { normaliseRawSchema } from "../../declare/json-schema.js";
 import type { AnyTool, JsonSchema, ModelContent, RenderedOutput } from "../../declare/types.js";
+import { limitsFrom } from "../../execute/limits.js";
 import { DEFAULT_CALL_TIMEOUT_MS, type McpServerConfig, providerName } from "../config.js";
-import type { RemoteTool } from "./connection.js";
+import type { RawCallResult, RemoteTool } from "./connection.js";
 import { fromMcpContent, textOf } from "./content.js";
+import { hasRef, unresolvableRef } from "./schema-refs.js";
 
 /** The canonical value of an MCP tool call: the server's content, and its structured value if any. */
 export interface McpToolOutput {
@@ -12,11 +14,18 @@ export interface McpToolOutput {
   structuredContent?: Record<string, unknown>;
 }
 
+export interface CallRemoteOptions {
+  signal: AbortSignal;
+  timeoutMs: number;
+  /** results.rawMaxBytes of the calling host: the largest answer read. */
+  maxMessageBytes?: number;
+}
+
 export type CallRemote = (
   rawName: string,
   args: Record<string, unknown>,
-  options: { signal: AbortSignal; timeoutMs: number },
-) => Promise<{ content?: unknown; structuredContent?: unknown; isError?: boolean }>;
+  options: CallRemoteOptions,
+) => Promise<RawCallResult>;
 
 /** The permission actions an MCP tool may declare; `mcp:destructive` asks by default (docs/mcp.md). */
 export const MCP_ACTIONS = {
@@ -44,9 +53,13 @@ export function checkRemoteTool(raw: unknown, index: number): Checked {
   if (name.startsWith("#")) return fail("the tool has no name");
   const input = checkSchema(t.inputSchema, "inputSchema");
   if (input) return fail(input);
+  const inputRef = refProblem(t.inputSchema as JsonSchema, (s) => normaliseRawSchema(s));
+  if (inputRef) return fail(`inputSchema: ${inputRef}; the tool could never be called`);
   if (t.outputSchema !== undefined) {
     const output = checkSchema(t.outputSchema, "outputSchema");
     if (output) return fail(output);
+    const outputRef = refProblem(t.outputSchema as JsonSchema, outputSchemaFor);
+    if (outputRef) return fail(`outputSchema: ${outputRef}; no result could be checked`);
   }
   if (t.description !== undefined && typeof t.description !== "string") {
     return fail("description must be a string");
@@ -70,6 +83,13 @@ function checkSchema(schema: unknown, field: string): string | undefined {
     return `${field} is not valid JSON Schema: ${error instanceof Error ? error.message : String(error)}`;
   }
   return undefined;
+}
+
+/** Checks references in the schema as the host will use it (normalised, or wrapped as the output). */
+function refProblem(schema: JsonSchema, asUsed: (schema: JsonSchema) => JsonSchema): string | undefined {
+  // most schemas have no $ref at all: only those pay for the copy that normalising makes
+  if (!hasRef(schema)) return undefined;
+  return unresolvableRef(asUsed(schema));
 }
 
 export interface McpToolOptions {
@@ -96,9 +116,17 @@ export function mcpTool(opts: McpToolOptions): AnyTool {
       const fromConfig = ctx.config["tools.timeoutMs"];
       const timeoutMs =
         config.timeoutMs ?? (typeof fromConfig === "number" ? fromConfig : DEFAULT_CALL_TIMEOUT_MS);
-      const result = await opts.call(remote.name, args ?? {}, { signal: ctx.signal, timeoutMs });
-      const content = fromMcpContent(Array.isArray(result.content) ? result.content : []);
-      if (result.isError) {
+      const result = await opts.call(remote.name, args ?? {}, {
+        signal: ctx.signal,
+        timeoutMs,
+        maxMessageBytes: limitsFrom(ctx.config).rawMaxBytes,
+      });
+      const content = Array.isArray(result.content)
+        ? fromMcpContent(result.content)
+        : result.content === undefined
+          ? []
+          : [{ type: "text" as const, text: "[the server sent content that is not a list of blocks]" }];
+      if (result.isError === true) {
         throw new Error(textOf(content) || `MCP server "${server}" reported an error without text`);
       }
       const out: McpToolOutput = { content };
@@ -137,7 +165,7 @@ function describe(remote: RemoteTool, server: string): string {
 }
 
 /** Content always; structuredContent checked against the server's outputSchema when it gave one. */
-function outputSchemaFor(remote: JsonSchema | undefined): JsonSchema {
+export function outputSchemaFor(remote: JsonSchema | undefined): JsonSchema {
   const properties: Record<string, unknown> = {
     content: { type: "array", items: { type: "object", required: ["type"] } },
   };

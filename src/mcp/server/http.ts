@@ -2,23 +2,51 @@ import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import { bearerCheck } from "./http-auth.js";
+import { readBody } from "./http-body.js";
+import { HttpSessions } from "./http-sessions.js";
 import type { SessionHub } from "./session.js";
 
 export const MCP_PATH = "/mcp";
 
+export interface HttpServeOptions {
+  port: number;
+  /** The bearer token every request must carry; null serves without authentication. */
+  token: string | null;
+  /** The largest request body read (serve.maxRequestBytes). */
+  maxRequestBytes: number;
+  /** Most sessions at once (serve.maxSessions). */
+  maxSessions: number;
+  /** A session idle this long is closed (serve.sessionIdleMs). */
+  sessionIdleMs: number;
+  log?: (line: string) => void;
+}
+
 export interface HttpHandle {
   url: string;
   port: number;
+  /** Live sessions, for tests and benchmarks. */
+  sessions(): number;
   close(): Promise<void>;
 }
 
 /**
- * Streamable HTTP on 127.0.0.1 only, one SDK session per client. Host and Origin are checked so a
- * web page cannot reach the server through DNS rebinding (the SDK's own check is deprecated in
- * favour of exactly this kind of front check).
+ * Streamable HTTP on 127.0.0.1 only, one SDK session per client, following the MCP spec's
+ * transport security guidance. In order, a request must:
+ * - name this server in Host, and in Origin when it has one (DNS rebinding: 403);
+ * - carry the bearer token (any local user, or a page that got past the Host check, would
+ *   otherwise run tools with this process's rights: 401);
+ * - have a body of at most maxRequestBytes (413), that is JSON (400).
+ * Sessions are capped and expire when idle (HttpSessions).
  */
-export async function serveHttp(hub: SessionHub, port: number): Promise<HttpHandle> {
-  const transports = new Map<string, StreamableHTTPServerTransport>();
+export async function serveHttp(hub: SessionHub, options: HttpServeOptions): Promise<HttpHandle> {
+  const sessions = new HttpSessions({
+    maxSessions: options.maxSessions,
+    idleMs: options.sessionIdleMs,
+    ...(options.log ? { log: options.log } : {}),
+  });
+  const authorised = options.token === null ? () => true : bearerCheck(options.token);
   let allowedHosts = new Set<string>();
   const http = createServer((req, res) => {
     handle(req, res).catch((error) => {
@@ -34,22 +62,56 @@ export async function serveHttp(hub: SessionHub, port: number): Promise<HttpHand
     if (origin !== undefined && !allowedHosts.has(origin.replace(/^https?:\/\//, ""))) {
       return reply(res, 403, "forbidden origin");
     }
-    const sessionId = req.headers["mcp-session-id"];
-    const existing = typeof sessionId === "string" ? transports.get(sessionId) : undefined;
-    if (typeof sessionId === "string" && !existing) {
-      return reply(res, 404, "unknown session: start a new one with initialize");
+    if (!authorised(req.headers.authorization)) {
+      res.setHeader("www-authenticate", 'Bearer realm="toolplane"');
+      return reply(
+        res,
+        401,
+        "missing or wrong bearer token: send 'Authorization: Bearer <token>' with the token `toolplane serve` printed on start (or gave with --token / TOOLPLANE_SERVE_TOKEN)",
+      );
     }
-    const body = req.method === "POST" ? await readJson(req) : undefined;
-    if (body instanceof Error) return reply(res, 400, `the request body is not JSON: ${body.message}`);
-    if (existing) return existing.handleRequest(req, res, body);
-    const transport = new StreamableHTTPServerTransport({
+    const sessionId = req.headers["mcp-session-id"];
+    const existing = typeof sessionId === "string" ? sessions.get(sessionId) : undefined;
+    if (typeof sessionId === "string" && !existing) {
+      return reply(res, 404, "unknown session (it may have expired): start a new one with initialize");
+    }
+    let body: unknown;
+    if (req.method === "POST") {
+      const read = await readBody(req, options.maxRequestBytes);
+      if (!read.ok) {
+        // the rest of the upload is never read: the connection closes once the answer is out
+        res.setHeader("connection", "close");
+        res.once("finish", () => req.socket.destroy());
+        return reply(
+          res,
+          413,
+          `request body over ${options.maxRequestBytes} bytes (serve.maxRequestBytes); nothing was run`,
+        );
+      }
+      try {
+        body = JSON.parse(read.text);
+      } catch (error) {
+        return reply(res, 400, `the request body is not JSON: ${(error as Error).message}`);
+      }
+    }
+    if (existing && typeof sessionId === "string") {
+      sessions.begin(sessionId);
+      res.once("close", () => sessions.end(sessionId));
+      return existing.handleRequest(req, res, body);
+    }
+    if (isInitializeRequest(body) && !sessions.makeRoom()) {
+      return reply(
+        res,
+        503,
+        `too many sessions (serve.maxSessions is ${options.maxSessions}) and every one is busy; try again later`,
+      );
+    }
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => {
-        transports.set(id, transport);
-      },
+      onsessioninitialized: (id): void => sessions.add(id, transport),
     });
     transport.onclose = () => {
-      if (transport.sessionId) transports.delete(transport.sessionId);
+      if (transport.sessionId) sessions.remove(transport.sessionId);
     };
     await hub.open().connect(transport);
     await transport.handleRequest(req, res, body);
@@ -59,15 +121,16 @@ export async function serveHttp(hub: SessionHub, port: number): Promise<HttpHand
 
   await new Promise<void>((resolve, reject) => {
     http.once("error", reject);
-    http.listen(port, "127.0.0.1", () => resolve());
+    http.listen(options.port, "127.0.0.1", () => resolve());
   });
   const actual = (http.address() as AddressInfo).port;
   allowedHosts = new Set([`127.0.0.1:${actual}`, `localhost:${actual}`]);
   return {
     url: `http://127.0.0.1:${actual}${MCP_PATH}`,
     port: actual,
+    sessions: () => sessions.size,
     close: async () => {
-      await Promise.all([...transports.values()].map((t) => t.close().catch(() => {})));
+      await sessions.closeAll();
       http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },
@@ -77,14 +140,4 @@ export async function serveHttp(hub: SessionHub, port: number): Promise<HttpHand
 function reply(res: ServerResponse, status: number, message: string): void {
   res.writeHead(status, { "content-type": "application/json" });
   res.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }));
-}
-
-async function readJson(req: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  try {
-    return JSON.parse(Buffer.concat(chunks).toString("utf8"));
-  } catch (error) {
-    return error as Error;
-  }
 }

@@ -1,11 +1,13 @@
 import { SessionHub } from "./session.js";
 import { Surface, type ToolServerDeps } from "./surface.js";
 
-export { type HttpHandle, MCP_PATH, serveHttp } from "./http.js";
+export { type HttpHandle, type HttpServeOptions, MCP_PATH, serveHttp } from "./http.js";
+export { generateToken, tokenProblem } from "./http-auth.js";
 export { PROMPT_ARGUMENT, type PromptList, type PromptSource } from "./prompts.js";
 
 export { SessionHub } from "./session.js";
-export { serveStdio } from "./stdio.js";
+export { loadPromptText, skillPrompts } from "./skill-prompts.js";
+export { type StdioServeOptions, serveStdio } from "./stdio.js";
 export type { McpToolEntry, RunCall, ToolServerDeps } from "./surface.js";
 
 /** The hub every transport serves from; `prime` records the lists so later changes are detected. */

@@ -28,7 +28,7 @@ export function promptListing(prompts: readonly PromptSource[]) {
 export async function promptMessages(prompt: PromptSource, args: Record<string, string> | undefined) {
   const body = await prompt.load();
   const extra = args?.[PROMPT_ARGUMENT]?.trim();
-  const text = extra ? `${body}\n\nARGUMENTS: ${extra}` : body;
+  const text = extra ? `${body.trimEnd()}\n\nARGUMENTS: ${extra}` : body;
   return {
     description: prompt.description,
     messages: [{ role: "user" as const, content: { type: "text" as const, text } }],
