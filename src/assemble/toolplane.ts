@@ -1,6 +1,5 @@
 import { randomBytes } from "node:crypto";
 import path from "node:path";
-import { ticketProvider } from "../../examples/ticket-status/index.js";
 import { type Config, type LoadOptions, loadConfig } from "../config/index.js";
 import type { AnyTool } from "../declare/types.js";
 import { deferConfigFrom } from "../defer/index.js";
@@ -11,6 +10,7 @@ import {
   SkillWatcher,
   type WatchOptions,
 } from "../discover/index.js";
+import { ticketProvider } from "../examples/ticket-status/index.js";
 import { defaultSpillBase, type ExecutionHost, SpillStore, type ToolResult } from "../execute/index.js";
 import { type McpClients, type McpServerConfig, registerMcpServers } from "../mcp/index.js";
 import type { PermissionPolicy } from "../permissions/index.js";
