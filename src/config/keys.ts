@@ -25,10 +25,13 @@ const names = z.array(z.string());
 
 // Shared by both transports: `trusted` lets the server's tool annotations relax permissions and
 // concurrency; `timeoutMs` bounds one call; `startTimeoutMs` bounds start-up plus the first list.
+// `defer` marks every tool of the server: never (always resident), always (always deferred), auto.
+const deferMark = z.enum(["never", "always", "auto"]);
 const mcpCommon = {
   trusted: z.boolean().optional(),
   timeoutMs: positiveInt.optional(),
   startTimeoutMs: positiveInt.optional(),
+  defer: deferMark.optional(),
 };
 
 const mcpServer = z.union([
@@ -87,6 +90,18 @@ export const CONFIG_KEYS = {
     default: null,
     doc: "threshold mode: also defer when the tools' definitions pass this many bytes (unset: count only)",
   },
+  "defer.thresholdTokens": {
+    kind: "assembly",
+    schema: positiveInt.nullable(),
+    default: null,
+    doc: "threshold mode: also defer when the tools that would be resident pass this many o200k tokens (name, description, parameter text; unset: no token figure)",
+  },
+  "defer.tools": {
+    kind: "assembly",
+    schema: z.record(z.string(), deferMark),
+    default: {},
+    doc: "per-tool deferral marks by name: never (always resident), always (always deferred), auto (the trigger decides); wins over the tool's own mark, its MCP server's and the built-in default (never)",
+  },
   "defer.native": {
     kind: "assembly",
     schema: z.boolean(),
@@ -116,7 +131,7 @@ export const CONFIG_KEYS = {
     kind: "assembly",
     schema: z.record(z.string(), mcpServer),
     default: {},
-    doc: "MCP servers: name -> {command, args?, env?, cwd?} (stdio) or {url, headers?} (Streamable HTTP), each with trusted?, timeoutMs?, startTimeoutMs?",
+    doc: "MCP servers: name -> {command, args?, env?, cwd?} (stdio) or {url, headers?} (Streamable HTTP), each with trusted?, timeoutMs?, startTimeoutMs?, defer? (never | always | auto, for all its tools)",
   },
   "tools.timeoutMs": {
     kind: "run-time",
@@ -236,8 +251,8 @@ export const CONFIG_KEYS = {
   "tools.examples": {
     kind: "assembly",
     schema: z.boolean(),
-    default: true,
-    doc: "register the example integration (ticket_status, SPEC's seed section 11); a harness that embeds toolplane sets false",
+    default: false,
+    doc: "register the example integration (the ticket_status tool and its selection tests); off unless set to true",
   },
   "tools.modules": {
     kind: "assembly",

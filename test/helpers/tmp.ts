@@ -17,13 +17,19 @@ export function writeTree(root: string, files: Record<string, string | Buffer>):
   return root;
 }
 
-/** A hermetic project: a git root with HOME and TOOLPLANE_HOME inside the temp dir. */
+/**
+ * A hermetic project: a git root with HOME and TOOLPLANE_HOME inside the temp dir. Its env turns
+ * the example integration on (`tools.examples`, off by default): most fixtures call
+ * `ticket_status` as a known third-party tool. `bareEnv` is the same without it, for tests of the
+ * defaults themselves.
+ */
 export function tempProject(files: Record<string, string | Buffer> = {}) {
   const root = tempDir("tp-proj-");
   const home = path.join(root, "_home");
   mkdirSync(path.join(root, "repo", ".git"), { recursive: true });
   mkdirSync(home, { recursive: true });
   writeTree(path.join(root, "repo"), files);
-  const env: NodeJS.ProcessEnv = { HOME: home, PATH: process.env.PATH ?? "" };
-  return { root, repo: path.join(root, "repo"), home, env };
+  const bareEnv: NodeJS.ProcessEnv = { HOME: home, PATH: process.env.PATH ?? "" };
+  const env: NodeJS.ProcessEnv = { ...bareEnv, TOOLPLANE_TOOLS_EXAMPLES: "true" };
+  return { root, repo: path.join(root, "repo"), home, env, bareEnv };
 }
