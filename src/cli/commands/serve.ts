@@ -32,7 +32,7 @@ export function serveCommand(program: Command): void {
     const run = (call: ToolCall, signal: AbortSignal) => host.call(call, { signal });
     // MCP clients cap their tool lists too (Cursor 40, OpenAI 128 functions), so the server lists
     // what a model would see: resident tools, tool_search when anything is deferred, then the tools
-    // it loaded (a load sends list_changed). Deferred tools stay callable by name.
+    // it loaded (a load sends list_changed). A deferred tool is callable once tool_search loaded it.
     const hub = await createToolServer({
       tools: () => plane.modelTools(),
       run,
@@ -47,6 +47,11 @@ export function serveCommand(program: Command): void {
       process.once("SIGTERM", quit);
       if (port === undefined) serveStdio(hub).then(quit, quit);
     });
+    // a person who ran this in a terminal sees why nothing happens (an MCP client pipes stdin)
+    if (port === undefined && process.stdin.isTTY)
+      say(
+        "toolplane serve: speaking MCP (JSON-RPC) on stdin/stdout; start it from an MCP client, or press Ctrl-C to stop",
+      );
     if (port !== undefined) {
       const handle = await serveHttp(hub, port);
       stop = handle.close;
