@@ -84,7 +84,8 @@ function formatResults(results: ReturnType<typeof rank>): string {
   const lines = [
     `${"relevance".padStart(width)}  fit     tool   (sorted by relevance; fit over ${NO_FIT_THRESHOLD} means it fits)`,
   ];
-  results.forEach((r, i) => lines.push(`${rel[i]!.padStart(width)}  ${r.score.toFixed(4)}  ${r.name}`));
+  for (const [i, r] of results.entries())
+    lines.push(`${rel[i]!.padStart(width)}  ${r.score.toFixed(4)}  ${r.name}`);
   return `${lines.join("\n")}\n`;
 }
 
