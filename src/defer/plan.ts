@@ -98,27 +98,25 @@ export function planDeferral(
   const off = config.mode === "off";
 
   const { triggered, trigger } = decideTrigger(
-    off ? tools : tools.filter((e) => markOf(e) !== "always"),
+    tools,
     config,
     previous.triggered,
+    off ? () => true : (e) => markOf(e) !== "always",
   );
-  const deferrable = new Set<string>();
-  const marks = new Map<string, PlanEntry>();
-  for (const e of tools) {
-    const mark = off ? "never" : markOf(e);
-    if (e.mark !== undefined && e.mark !== "auto") marks.set(e.name, e);
-    if (mark === "always" || (mark === "auto" && triggered)) deferrable.add(e.name);
-  }
-  // a loaded tool stays loaded while it would otherwise be deferred (not after it left, was
-  // marked never, or the trigger went off: then it is resident in its own place)
-  const loaded = previous.loaded.filter((n) => deferrable.has(n));
-  const loadedSet = new Set(loaded);
+  // one pass: resident in place, deferred, or kept loaded (a loaded tool stays loaded while it
+  // would otherwise be deferred; not after it left, was marked never, or the trigger went off:
+  // then it is resident in its own place)
+  const wasLoaded = previous.loaded.length > 0 ? new Set(previous.loaded) : undefined;
+  const loadedSet = new Set<string>();
   const deferred: string[] = [];
   const base: string[] = [];
   for (const e of tools) {
-    if (!deferrable.has(e.name)) base.push(e.name);
-    else if (!loadedSet.has(e.name)) deferred.push(e.name);
+    const mark = off ? "never" : markOf(e);
+    if (!(mark === "always" || (mark === "auto" && triggered))) base.push(e.name);
+    else if (wasLoaded?.has(e.name)) loadedSet.add(e.name);
+    else deferred.push(e.name);
   }
+  const loaded = loadedSet.size > 0 ? previous.loaded.filter((n) => loadedSet.has(n)) : [];
   const toolSearch = deferred.length > 0 || loaded.length > 0;
   const resident = [...base, ...(toolSearch ? [TOOL_SEARCH_NAME] : []), ...loaded];
 
@@ -127,14 +125,19 @@ export function planDeferral(
   const residency = same ? previous.residency : residencyRecord(resident, deferred);
 
   const changes: ResidencyChange[] = [];
+  // the marked tools by name, built only when something moved (an unchanged render never asks)
+  let marked: Map<string, PlanEntry> | undefined;
   const reasonFor = (name: string, to: Residency): string => {
     if (to === "absent") return "left the tool set";
     if (name === TOOL_SEARCH_NAME) return to === "resident" ? "tools are deferred: tool_search offered" : "";
     if (loadedSet.has(name)) return "loaded by tool_search";
     if (off) return trigger;
     if (pinned.has(name)) return "listed in defer.resident";
-    const marked = marks.get(name);
-    if (marked) return `marked defer: ${marked.mark}${marked.markedBy ? ` (${marked.markedBy})` : ""}`;
+    marked ??= new Map(
+      tools.filter((e) => e.mark !== undefined && e.mark !== "auto").map((e) => [e.name, e]),
+    );
+    const m = marked.get(name);
+    if (m) return `marked defer: ${m.mark}${m.markedBy ? ` (${m.markedBy})` : ""}`;
     return trigger;
   };
   if (!same) {
@@ -185,10 +188,12 @@ function sameResidency(
   return Object.keys(record).length === resident.length + deferred.length;
 }
 
+/** The trigger over the tools `counts` accepts (those that would be resident without it). */
 function decideTrigger(
   tools: readonly PlanEntry[],
   config: DeferConfig,
   wasTriggered: boolean,
+  counts: (e: PlanEntry) => boolean,
 ): { triggered: boolean; trigger: string } {
   if (config.mode === "off") return { triggered: false, trigger: "defer.mode is off" };
   if (config.mode === "allowlist") {
@@ -197,11 +202,17 @@ function decideTrigger(
       trigger: "defer.mode allowlist: not listed in defer.resident nor marked defer: never",
     };
   }
-  const count = tools.length;
   const maxBytes = config.maxSchemaBytes ?? null;
   const maxTokens = config.thresholdTokens ?? null;
-  const bytes = maxBytes === null ? 0 : tools.reduce((s, e) => s + (e.bytes ?? 0), 0);
-  const tokens = maxTokens === null ? 0 : tools.reduce((s, e) => s + (e.tokens ?? 0), 0);
+  let count = 0;
+  let bytes = 0;
+  let tokens = 0;
+  for (const e of tools) {
+    if (!counts(e)) continue;
+    count++;
+    bytes += e.bytes ?? 0;
+    tokens += e.tokens ?? 0;
+  }
   const over =
     count > config.threshold ||
     (maxBytes !== null && bytes > maxBytes) ||

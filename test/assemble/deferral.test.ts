@@ -303,7 +303,7 @@ describe("Toolplane.catalog defers per defer.*", () => {
     expect(o.deferred).toContain("tool_0001");
   });
 
-  it("a deferred set that does not change flips nothing; a mark change is reported as such", async () => {
+  it("an unchanged set flips nothing over 50 renders; a tool added past the threshold moves only itself", async () => {
     const p = tempProject();
     const open2 = async (set: string[]) => {
       const plane = await Toolplane.open({ cwd: p.repo, env: p.env, set, bundledSkills: null });
