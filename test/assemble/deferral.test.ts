@@ -1,11 +1,13 @@
 import { hash } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
+import { BUILTIN_PROVIDER } from "../../src/assemble/marks.js";
 import { Toolplane } from "../../src/assemble/toolplane.js";
 import { parameterSchemasBuiltCount } from "../../src/declare/index.js";
 import type { AnyTool } from "../../src/declare/types.js";
 import { TOOL_SEARCH_NAME } from "../../src/defer/index.js";
 import { GLOBAL_LAYER } from "../../src/register/index.js";
 import { type Catalog, DEFERRED_HEADER, type ProviderName } from "../../src/render/index.js";
+import { builtinProvider } from "../../src/tools/index.js";
 import { CHECKERS } from "../helpers/provider-rules.js";
 import { tempProject } from "../helpers/tmp.js";
 import { simpleTool } from "../helpers/tools.js";
@@ -58,6 +60,11 @@ const builtins = async (plane: Toolplane) =>
   (await plane.toolSnapshot()).entries.filter((e) => e.provider === "builtin").map((e) => e.name);
 
 describe("Toolplane.catalog defers per defer.*", () => {
+  it("the rule for built-ins follows the provider the built-in tools are registered under", () => {
+    // marks.ts keys the default on the provider's name, not on a list of tool names
+    expect(builtinProvider().name).toBe(BUILTIN_PROVIDER);
+  });
+
   it("60 tools over a threshold of 40: built-ins stay, the rest by name, tool_search resident, changes reported", async () => {
     const plane = await open(manyTools(60), ["defer.threshold=40", 'defer.resident=["tool_0042"]']);
     const c = await plane.catalog("openai-chat");
