@@ -1,10 +1,40 @@
 import { defineConfig } from "vitest/config";
 
+/**
+ * The optional peers are tested at both ends of their supported ranges: the plain devDependencies
+ * (`ai`, `@openai/agents`) are the lowest supported versions, and npm aliases hold the newest
+ * (`ai-7`, `openai-agents-0.20`). The "peers-newest" project runs the adapter tests again with the
+ * SDK imports redirected to the aliases.
+ */
+const PEER_SETS = {
+  lowest: { ai: "ai", agents: "@openai/agents" },
+  newest: { ai: "ai-7", agents: "openai-agents-0.20" },
+} as const;
+
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",
+    projects: [
+      {
+        extends: true,
+        test: { name: "default", include: ["test/**/*.test.ts"], provide: { peers: PEER_SETS.lowest } },
+      },
+      {
+        extends: true,
+        test: {
+          name: "peers-newest",
+          include: ["test/adapters/*.test.ts"],
+          provide: { peers: PEER_SETS.newest },
+        },
+        resolve: {
+          alias: [
+            { find: /^ai(\/.*)?$/, replacement: `${PEER_SETS.newest.ai}$1` },
+            { find: /^@openai\/agents(\/.*)?$/, replacement: `${PEER_SETS.newest.agents}$1` },
+          ],
+        },
+      },
+    ],
   },
 });

@@ -59,7 +59,8 @@ createInterface({ input: process.stdin }).on("line", (line) => {
 
 async function roundTrip(): Promise<Figure[]> {
   const cwd = mkdtempSync(path.join(tmpdir(), "tp-bench-serve-"));
-  const env = { HOME: cwd, PATH: process.env.PATH ?? "" };
+  // the example tool is off by default; this figure times it as a stand-in third-party tool
+  const env = { HOME: cwd, PATH: process.env.PATH ?? "", TOOLPLANE_TOOLS_EXAMPLES: "true" };
   const args = { ticket_id: "T-1001", include_history: true };
   // in process: the same tool through the same execution host that `serve` uses
   const plane = await Toolplane.open({ cwd, env });

@@ -1,8 +1,5 @@
-// The README's library example, kept compiling and tested (test/examples/library.test.ts).
+import { defineTool, GLOBAL_LAYER, Toolplane } from "toolplane";
 import { z } from "zod";
-import { Toolplane } from "../../src/assemble/index.js";
-import { defineTool } from "../../src/declare/index.js";
-import { GLOBAL_LAYER } from "../../src/register/index.js";
 
 export const weather = defineTool({
   name: "weather",

@@ -16,14 +16,21 @@ export async function aiSdkTools(plane: Toolplane, options: BridgeOptions = {}):
   const { tools } = await bridgeTools(plane, options);
   const set: ToolSet = {};
   for (const t of tools) {
-    set[t.name] = tool<unknown, ToolResult>({
+    // No explicit type arguments: `tool`'s generics differ between ai 6 (INPUT, OUTPUT) and ai 7
+    // (INPUT, OUTPUT, CONTEXT, with two-argument overloads meaning INPUT, CONTEXT), so the types
+    // are inferred from the annotated execute and toModelOutput, which both versions accept.
+    const execute = (
+      input: unknown,
+      { toolCallId, abortSignal }: { toolCallId: string; abortSignal?: AbortSignal },
+    ): Promise<ToolResult> =>
+      t.call(input, { id: toolCallId, ...(abortSignal ? { signal: abortSignal } : {}) });
+    set[t.name] = tool({
       description: t.description,
       // no validate function: the host validates against the tool's own schema and answers a
       // bad call with a message the model can act on, instead of the SDK throwing
-      inputSchema: jsonSchema(t.parameters as Parameters<typeof jsonSchema>[0]),
-      execute: (input, { toolCallId, abortSignal }) =>
-        t.call(input, { id: toolCallId, ...(abortSignal ? { signal: abortSignal } : {}) }),
-      toModelOutput: ({ output }) => aiSdkModelOutput(output),
+      inputSchema: jsonSchema<unknown>(t.parameters as Parameters<typeof jsonSchema>[0]),
+      execute,
+      toModelOutput: ({ output }: { output: ToolResult }) => aiSdkModelOutput(output),
     });
   }
   return set;

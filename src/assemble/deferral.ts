@@ -5,17 +5,23 @@ import {
   DeferSession,
   entryFromTool,
   type ResidencyChange,
-  type SearchEntry,
+  type SessionEntry,
   TOOL_SEARCH_NAME,
   toolSearchTool,
 } from "../defer/index.js";
 import type { DeferralReport, ResidencyMove } from "../render/index.js";
+import { type MarkRules, markOf } from "./marks.js";
 
-/** A tool the model may see here, with the namespace its provider registered it under. */
+/** A tool the model may see here, with the namespace and the provider it was registered under. */
 export interface VisibleTool {
   tool: AnyTool;
   namespace: string;
+  /** The registry provider's name (`builtin`, `mcp:github`, `module:tools.js`, ...). */
+  provider: string;
 }
+
+/** The `defer.*` keys plus where the tools' deferral marks come from. */
+export type SessionDeferConfig = DeferConfig & { marks?: MarkRules };
 
 export interface SessionPlan {
   plan: DeferPlan;
@@ -33,11 +39,15 @@ export class SessionDeferral {
   readonly session = new DeferSession();
   readonly searchTool: AnyTool;
   private byName = new Map<string, AnyTool>();
-  /** Tools are frozen, so a tool's light entry is built once per namespace. */
-  private readonly entries = new WeakMap<AnyTool, SearchEntry>();
+  /** Tools are frozen, so a tool's light entry is built once per namespace and provider. */
+  private readonly entries = new WeakMap<AnyTool, { entry: SessionEntry; provider: string }>();
   private unreported: ResidencyChange[] = [];
   /** The last planned list and its entries: the same list (an unchanged snapshot) is not re-read. */
-  private last: { visible: readonly VisibleTool[]; entries: SearchEntry[] } | undefined;
+  private last: { visible: readonly VisibleTool[]; entries: SessionEntry[] } | undefined;
+  /** How the last catalog showed deferred tools; "native": the provider's own search loads them. */
+  private lastForm: DeferralReport["form"] | undefined;
+  /** Deferred tools tool_search has not loaded, for the last plan (built on first ask). */
+  private unloadedSet: { plan: DeferPlan; loaded: number; names: Set<string> } | undefined;
 
   constructor() {
     this.searchTool = toolSearchTool(this.session, (name) => this.byName.get(name)?.description ?? "");
@@ -47,10 +57,10 @@ export class SessionDeferral {
    * Plans residency for the visible tools. `searchWithheld` (why tool_search may not be used
    * here) turns deferral off: a tool listed by name that nothing can load would be lost.
    */
-  plan(visible: readonly VisibleTool[], config: DeferConfig, searchWithheld?: string): SessionPlan {
+  plan(visible: readonly VisibleTool[], config: SessionDeferConfig, searchWithheld?: string): SessionPlan {
     if (this.last?.visible !== visible) {
       this.byName = new Map(visible.map((v) => [v.tool.name, v.tool]));
-      this.last = { visible, entries: visible.map((v) => this.entryOf(v)) };
+      this.last = { visible, entries: visible.map((v) => this.entryOf(v, config.marks)) };
     }
     const entries = this.last.entries;
     const plan = this.session.plan(entries, searchWithheld ? { ...config, mode: "off" } : config);
@@ -73,26 +83,59 @@ export class SessionDeferral {
   }
 
   /** Plans once if nothing has yet, so a first call (tool_search before any catalog) sees the deferred set. */
-  ensurePlanned(visible: () => readonly VisibleTool[], config: DeferConfig, searchWithheld?: string): void {
+  ensurePlanned(
+    visible: () => readonly VisibleTool[],
+    config: SessionDeferConfig,
+    searchWithheld?: string,
+  ): void {
     if (this.session.current === undefined) this.plan(visible(), config, searchWithheld);
+  }
+
+  /**
+   * Deferred tools the model may not call yet: listed by name only and not loaded by tool_search.
+   * Empty when the last catalog used the provider's native search (the provider loads them, and
+   * the model then calls them by name) or before anything was planned.
+   */
+  unloaded(): ReadonlySet<string> {
+    const plan = this.session.current;
+    if (plan === undefined || this.lastForm === "native") return EMPTY;
+    const loaded = this.session.loaded;
+    const hit = this.unloadedSet;
+    if (hit?.plan === plan && hit.loaded === loaded.length) return hit.names;
+    const names = new Set(plan.deferred);
+    for (const n of loaded) names.delete(n);
+    this.unloadedSet = { plan, loaded: loaded.length, names };
+    return names;
+  }
+
+  /** Loads deferred tools of the last plan by name, as tool_search would; returns those newly loaded. */
+  load(names: readonly string[]): string[] {
+    return this.session.load(names);
   }
 
   /** The report part for a catalog; hands over the changes planned since the previous one. */
   report(form: DeferralReport["form"], trigger: string): DeferralReport {
+    this.lastForm = form;
     const changes = groupChanges(this.unreported);
     this.unreported = [];
     return { form, trigger, loaded: [...this.session.loaded], changes };
   }
 
-  private entryOf(v: VisibleTool): SearchEntry {
-    let entry = this.entries.get(v.tool);
-    if (entry === undefined || (entry.namespace ?? "") !== v.namespace) {
-      entry = entryFromTool(v.tool, v.namespace);
-      this.entries.set(v.tool, entry);
+  private entryOf(v: VisibleTool, marks: MarkRules | undefined): SessionEntry {
+    const hit = this.entries.get(v.tool);
+    if (hit && (hit.entry.namespace ?? "") === v.namespace && hit.provider === v.provider) return hit.entry;
+    const entry: SessionEntry = entryFromTool(v.tool, v.namespace);
+    const marked = marks ? markOf(v, marks) : undefined;
+    if (marked) {
+      entry.mark = marked.mark;
+      entry.markedBy = marked.markedBy;
     }
+    this.entries.set(v.tool, { entry, provider: v.provider });
     return entry;
   }
 }
+
+const EMPTY: ReadonlySet<string> = new Set();
 
 /** Changes grouped by (from, to, reason), in the order each group first appears; names keep their order. */
 export function groupChanges(changes: readonly ResidencyChange[]): ResidencyMove[] {

@@ -1,7 +1,7 @@
 import path from "node:path";
 import type { Config } from "../config/index.js";
 import type { AnyTool } from "../declare/types.js";
-import { type DeferConfig, TOOL_SEARCH_NAME } from "../defer/index.js";
+import { TOOL_SEARCH_NAME } from "../defer/index.js";
 import {
   type AskCallback,
   ExecutionHost,
@@ -12,7 +12,7 @@ import {
 } from "../execute/index.js";
 import type { PermissionPolicy } from "../permissions/index.js";
 import type { Snapshot } from "../register/index.js";
-import type { SessionDeferral } from "./deferral.js";
+import type { SessionDeferConfig, SessionDeferral } from "./deferral.js";
 import { partitionTools, SESSION_NAMESPACE, searchWithheld, type VisibilityRules } from "./visibility.js";
 
 export interface HostRequest {
@@ -29,7 +29,7 @@ export interface HostWiring {
   policy: () => PermissionPolicy;
   visibility: () => VisibilityRules;
   deferral: SessionDeferral;
-  deferConfig: () => Promise<DeferConfig>;
+  deferConfig: () => Promise<SessionDeferConfig>;
 }
 
 /**
@@ -37,12 +37,11 @@ export interface HostWiring {
  * Each run reads the current tool snapshot, so registry changes reach the next turn.
  */
 export function assembleHost(w: HostWiring, request: HostRequest = {}): ExecutionHost {
-  // Deferred tools stay callable: a call names the tool, and its arguments are validated against
-  // the real schema all the same (a model that guessed them gets the schema's error back).
+  // A deferred tool is callable once tool_search loaded it (or the provider's native search did):
+  // the model was told to load it first, and a call that skips that gets the same instruction.
   const tools = async (): Promise<HostToolSet> => {
     const v = w.visibility();
     const { visible, withheld: hidden } = partitionTools(await w.snapshot(), v);
-    const available: HostTool[] = [...visible];
     const withheld: Array<{ name: string; reason: string; code: ToolErrorCode }> = [];
     const withhold = (name: string, reason: string) => {
       const code = reason.startsWith("it is denied") ? "permission_denied" : "unknown_tool";
@@ -51,11 +50,17 @@ export function assembleHost(w: HostWiring, request: HostRequest = {}): Executio
     // a registered tool named tool_search is reserved: the session's own answers to that name
     for (const h of hidden) if (h.name !== TOOL_SEARCH_NAME) withhold(h.name, h.reason);
     const searchReason = searchWithheld(v);
+    // tool_search ranks what this session defers: plan once if no catalog has been rendered yet
+    w.deferral.ensurePlanned(() => visible, await w.deferConfig(), searchReason);
+    const unloaded = w.deferral.unloaded();
+    const available: HostTool[] = [];
+    for (const t of visible) {
+      if (!unloaded.has(t.tool.name)) available.push(t);
+      else withhold(t.tool.name, notLoaded(t.tool.name));
+    }
     if (searchReason === undefined)
       available.push({ tool: w.deferral.searchTool, namespace: SESSION_NAMESPACE });
     else withhold(TOOL_SEARCH_NAME, searchReason);
-    // tool_search ranks what this session defers: plan once if no catalog has been rendered yet
-    w.deferral.ensurePlanned(() => visible, await w.deferConfig(), searchReason);
     return { tools: available, withheld };
   };
   const extra = (w.config.get("permissions.additionalDirectories") as string[]).map((d) =>
@@ -72,4 +77,12 @@ export function assembleHost(w: HostWiring, request: HostRequest = {}): Executio
     ...(request.ask ? { ask: request.ask } : {}),
     ...(request.log ? { log: request.log } : {}),
   });
+}
+
+/** What a model that called a deferred tool without loading it reads (after "X is not available here: "). */
+export function notLoaded(name: string): string {
+  return (
+    `it is deferred (listed by name only) and not loaded yet; call ${TOOL_SEARCH_NAME} first ` +
+    `(e.g. {"pattern": "^${name}$"}, or a query for what it does), then call it from the next turn`
+  );
 }

@@ -1,6 +1,5 @@
 import { randomBytes } from "node:crypto";
 import path from "node:path";
-import { ticketProvider } from "../../examples/ticket-status/index.js";
 import { type Config, type LoadOptions, loadConfig } from "../config/index.js";
 import type { AnyTool } from "../declare/types.js";
 import { deferConfigFrom } from "../defer/index.js";
@@ -11,6 +10,7 @@ import {
   SkillWatcher,
   type WatchOptions,
 } from "../discover/index.js";
+import { ticketProvider } from "../examples/ticket-status/index.js";
 import { defaultSpillBase, type ExecutionHost, SpillStore, type ToolResult } from "../execute/index.js";
 import { type McpClients, type McpServerConfig, registerMcpServers } from "../mcp/index.js";
 import type { PermissionPolicy } from "../permissions/index.js";
@@ -26,8 +26,9 @@ import { builtinProvider } from "../tools/index.js";
 import { skillTool } from "../tools/skill.js";
 import type { ProgressFactory } from "../util/progress.js";
 import { budgetFrom, CatalogAssembler } from "./catalog.js";
-import { SessionDeferral, type VisibleTool } from "./deferral.js";
+import { type SessionDeferConfig, SessionDeferral, type VisibleTool } from "./deferral.js";
 import { assembleHost, type HostRequest } from "./host.js";
+import { type MarkRules, markRulesFrom } from "./marks.js";
 import { loadToolModules, type ToolModuleSpec } from "./modules.js";
 import { sessionPolicy } from "./policy.js";
 import { type AssembledCatalog, reportProblems, untrustedNotice } from "./problems.js";
@@ -86,6 +87,8 @@ export class Toolplane {
   /** This session's deferral: what is deferred, the loaded set, and the tool_search tool. */
   readonly deferral = new SessionDeferral();
   private readonly visibleBySnapshot = new WeakMap<Snapshot<AnyTool>, VisibleTool[]>();
+  /** The tools' deferral marks from the assembly keys (fixed for this Toolplane). */
+  private marks: MarkRules | undefined;
 
   private constructor(config: Config, chain: string[], options: ToolplaneOptions, session: string) {
     this.config = config;
@@ -172,12 +175,13 @@ export class Toolplane {
   }
 
   /**
-   * The defer.* keys, with the skill tool pinned resident while the system text lists skills: that
-   * catalog tells the model to load skills with it, so deferring it would point at a tool the
-   * model cannot see.
+   * The defer.* keys and the tools' marks, with the skill tool pinned resident while the system
+   * text lists skills: that catalog tells the model to load skills with it, so deferring it
+   * (marked by defer.tools) would point at a tool the model cannot see.
    */
-  private async deferConfig() {
-    const config = deferConfigFrom(this.config);
+  private async deferConfig(): Promise<SessionDeferConfig> {
+    this.marks ??= markRulesFrom(this.config);
+    const config = { ...deferConfigFrom(this.config), marks: this.marks };
     if (config.resident.includes(SKILL_TOOL)) return config;
     const view = await this.skillsView();
     if (!view.skills.some((s) => s.modelVisible)) return config;
@@ -193,6 +197,17 @@ export class Toolplane {
     const visible = this.visible(await this.toolSnapshot());
     const { plan } = await this.planFor(visible);
     return plan.resident.map((n) => this.deferral.toolNamed(n));
+  }
+
+  /**
+   * Loads deferred tools by name as tool_search would, so they are callable and join the model's
+   * list on the next render (a harness that knows a tool will be needed; `toolplane call` for a
+   * person). Returns the names newly loaded: a tool that is not deferred here is left alone.
+   */
+  async load(names: readonly string[]): Promise<string[]> {
+    const visible = this.visible(await this.toolSnapshot());
+    await this.planFor(visible);
+    return this.deferral.load(names);
   }
 
   /** Calls `listener` when the model's tool set may have changed: a registry change or a tool_search load. */

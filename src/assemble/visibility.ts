@@ -44,7 +44,7 @@ export function partitionTools(
   for (const e of snapshot.entries) {
     const namespace = namespaceOf(e);
     const reason = withheldReason(e.name, namespace, v);
-    if (reason === undefined) visible.push({ tool: e.entry, namespace });
+    if (reason === undefined) visible.push({ tool: e.entry, namespace, provider: e.provider });
     else withheld.push({ name: e.name, reason });
   }
   return { visible, withheld };

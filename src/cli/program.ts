@@ -1,3 +1,4 @@
+import { statSync } from "node:fs";
 import { Command } from "commander";
 import { callCommand } from "./commands/call.js";
 import { catalogCommand } from "./commands/catalog.js";
@@ -9,6 +10,7 @@ import { searchCommand } from "./commands/search.js";
 import { serveCommand } from "./commands/serve.js";
 import { skillsCommand } from "./commands/skills.js";
 import { trustCommand } from "./commands/trust.js";
+import { UsageError } from "./common.js";
 
 export const VERSION = "0.1.0";
 
@@ -16,9 +18,22 @@ export const VERSION = "0.1.0";
 export function buildProgram(): Command {
   const program = new Command("toolplane")
     .description("the tool layer of an agent harness: what the model sees, and the calls it makes")
-    .version(VERSION)
-    .showHelpAfterError("(run with --help for usage and examples)")
+    .version(VERSION, "-v, --version", "print the version")
+    .helpOption("-h, --help", "show help, with examples")
+    // every error is one line on stderr, `toolplane: what went wrong; what to do` (commands added
+    // below inherit this)
+    .configureOutput({ outputError: (text, write) => write(oneLine(text)) })
     .exitOverride();
+  // a --cwd that does not exist is the person's typo: exit 2 before anything opens
+  program.hook("preAction", (_program, action) => {
+    const cwd = (action.optsWithGlobals() as { cwd?: unknown }).cwd;
+    if (typeof cwd !== "string") return;
+    let isDir = false;
+    try {
+      isDir = statSync(cwd).isDirectory();
+    } catch {}
+    if (!isDir) throw new UsageError(`--cwd ${cwd}: no such directory; give an existing directory`);
+  });
   for (const add of [
     catalogCommand,
     layersCommand,
@@ -33,4 +48,14 @@ export function buildProgram(): Command {
   ])
     add(program);
   return program;
+}
+
+/** A commander message (`error: unknown option '--x'\n`) in toolplane's one-line form, with the way out. */
+export function oneLine(text: string): string {
+  const message = text
+    .trim()
+    .replace(/^error:\s*/, "")
+    .replace(/\s*\n\s*\(Did you mean ([^)]*)\)/, " (did you mean $1)")
+    .replace(/\s*\n\s*/g, "; ");
+  return `toolplane: ${message}; see --help for usage and examples\n`;
 }

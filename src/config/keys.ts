@@ -33,10 +33,13 @@ const DAY_MS = 86_400_000;
 
 // Shared by both transports: `trusted` lets the server's tool annotations relax permissions and
 // concurrency; `timeoutMs` bounds one call; `startTimeoutMs` bounds start-up plus the first list.
+// `defer` marks every tool of the server: never (always resident), always (always deferred), auto.
+const deferMark = z.enum(["never", "always", "auto"]);
 const mcpCommon = {
   trusted: z.boolean().optional(),
   timeoutMs: durationMs.optional(),
   startTimeoutMs: durationMs.optional(),
+  defer: deferMark.optional(),
 };
 
 const mcpServer = z.union([
@@ -95,6 +98,18 @@ export const CONFIG_KEYS = {
     default: null,
     doc: "threshold mode: also defer when the tools' definitions pass this many bytes (unset: count only)",
   },
+  "defer.thresholdTokens": {
+    kind: "assembly",
+    schema: positiveInt.nullable(),
+    default: null,
+    doc: "threshold mode: also defer when the tools that would be resident pass this many o200k tokens (name, description, parameter text; unset: no token figure)",
+  },
+  "defer.tools": {
+    kind: "assembly",
+    schema: z.record(z.string(), deferMark),
+    default: {},
+    doc: "per-tool deferral marks by name: never (always resident), always (always deferred), auto (the trigger decides); wins over the tool's own mark, its MCP server's and the built-in default (never)",
+  },
   "defer.native": {
     kind: "assembly",
     schema: z.boolean(),
@@ -124,7 +139,7 @@ export const CONFIG_KEYS = {
     kind: "assembly",
     schema: z.record(z.string(), mcpServer),
     default: {},
-    doc: "MCP servers: name -> {command, args?, env?, cwd?} (stdio) or {url, headers?} (Streamable HTTP), each with trusted?, timeoutMs?, startTimeoutMs?",
+    doc: "MCP servers: name -> {command, args?, env?, cwd?} (stdio) or {url, headers?} (Streamable HTTP), each with trusted?, timeoutMs?, startTimeoutMs?, defer? (never | always | auto, for all its tools)",
   },
   "tools.timeoutMs": {
     kind: "run-time",
@@ -284,8 +299,8 @@ export const CONFIG_KEYS = {
   "tools.examples": {
     kind: "assembly",
     schema: z.boolean(),
-    default: true,
-    doc: "register the example integration (ticket_status, SPEC's seed section 11); a harness that embeds toolplane sets false",
+    default: false,
+    doc: "register the example integration (the ticket_status tool and its selection tests); off unless set to true",
   },
   "tools.modules": {
     kind: "assembly",

@@ -62,6 +62,7 @@ export function defineTool<P extends SchemaInput, S extends SchemaInput, O = Inf
     selection: decl.selection,
     spill: decl.spill ?? true,
     namespace: decl.namespace,
+    defer: decl.defer,
   });
   const tool: Tool<I, O> = {
     kind: "tool",
@@ -117,6 +118,9 @@ function checkDeclaration(decl: ToolDeclaration): void {
   }
   if (decl.concurrencySafe !== undefined && typeof decl.concurrencySafe !== "boolean") {
     fail("concurrencySafe", "must be a boolean");
+  }
+  if (decl.defer !== undefined && !["never", "always", "auto"].includes(decl.defer)) {
+    fail("defer", 'must be "never", "always" or "auto"');
   }
   if (decl.selection !== undefined) {
     const { shouldSelect, shouldNotSelect } = decl.selection;

@@ -122,6 +122,12 @@ export interface ToolDeclaration<I = unknown, O = unknown> {
   spill?: boolean;
   /** Permission namespace, e.g. "mcp:github"; defaults to the provider's namespace. */
   namespace?: string;
+  /**
+   * Deferred loading: "never" keeps the tool in the model's tool list, "always" lists it by name
+   * only (loaded through tool_search), "auto" (default) leaves it to `defer.mode` and the
+   * threshold. Config `defer.tools` wins over it.
+   */
+  defer?: "never" | "always" | "auto";
 }
 
 /** Host-only part of a tool: everything that must never reach a model request. */
@@ -135,6 +141,7 @@ export interface ToolHost<I, O> {
   selection: SelectionDeclaration | undefined;
   spill: boolean;
   namespace: string | undefined;
+  defer: "never" | "always" | "auto" | undefined;
 }
 
 export interface ValidationIssue {

@@ -7,6 +7,7 @@ export function deferConfigFrom(config: Pick<Config, "get">): DeferConfig & { na
     mode: config.get("defer.mode") as DeferConfig["mode"],
     threshold: config.get("defer.threshold") as number,
     maxSchemaBytes: (config.get("defer.maxSchemaBytes") as number | null) ?? null,
+    thresholdTokens: (config.get("defer.thresholdTokens") as number | null) ?? null,
     resident: config.get("defer.resident") as string[],
     native: config.get("defer.native") as boolean,
   };

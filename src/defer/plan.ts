@@ -5,15 +5,30 @@ export interface DeferConfig {
   threshold: number;
   /** threshold mode: also defer when the tools' schemas pass this many bytes (null: no byte figure). */
   maxSchemaBytes?: number | null;
+  /** threshold mode: also defer when the tools' schemas pass this many o200k tokens (null: no token figure). */
+  thresholdTokens?: number | null;
   /** Names never deferred. */
   resident: readonly string[];
 }
+
+/**
+ * A tool's own deferral mark: `never` keeps it resident, `always` defers it whenever deferral is
+ * not off, `auto` (the default) leaves it to the trigger. Built-in tools are `never` by default.
+ */
+export type DeferMark = "never" | "always" | "auto";
+export const DEFER_MARKS = ["never", "always", "auto"] as const;
 
 /** A light tool entry: enough to plan residency without building any schema. */
 export interface PlanEntry {
   name: string;
   /** Estimated bytes of the tool's model-facing definition (see estimateBytes). */
   bytes?: number;
+  /** Estimated o200k tokens of the same text (see estimateText); only read with `thresholdTokens`. */
+  tokens?: number;
+  /** The tool's mark (default `auto`). `defer.resident` overrides it with `never`. */
+  mark?: DeferMark;
+  /** Who set the mark, for the reports, e.g. "built-in tool", "defer.tools", "mcp.servers.github.defer". */
+  markedBy?: string;
 }
 
 export type Residency = "resident" | "deferred" | "absent";
@@ -67,6 +82,10 @@ export const EMPTY_DEFER_STATE: DeferState = { triggered: false, residency: {}, 
  * previous state give the same plan, so an unchanged tool set never flips a tool. `tool_search`
  * is never deferred and is resident whenever anything is deferred; tools it loaded stay resident
  * (appended at the end, so the rendered prefix before them does not move) while they exist.
+ *
+ * Marks: `never` (and `defer.resident`) stays resident; `always` is deferred unless the mode is
+ * off; `auto` follows the trigger. The trigger measures the tools that would be resident without
+ * it (`never` and `auto`): their count, bytes and tokens.
  */
 export function planDeferral(
   entries: readonly PlanEntry[],
@@ -74,19 +93,30 @@ export function planDeferral(
   previous: DeferState = EMPTY_DEFER_STATE,
 ): DeferPlan {
   const tools = entries.filter((e) => e.name !== TOOL_SEARCH_NAME);
-  const names = new Set(tools.map((e) => e.name));
   const pinned = new Set(config.resident);
-  const loaded = previous.loaded.filter((n) => names.has(n) && !pinned.has(n));
-  const loadedSet = new Set(loaded);
+  const markOf = (e: PlanEntry): DeferMark => (pinned.has(e.name) ? "never" : (e.mark ?? "auto"));
+  const off = config.mode === "off";
 
-  const { triggered, trigger } = decideTrigger(tools, config, previous.triggered);
+  const { triggered, trigger } = decideTrigger(
+    tools,
+    config,
+    previous.triggered,
+    off ? () => true : (e) => markOf(e) !== "always",
+  );
+  // one pass: resident in place, deferred, or kept loaded (a loaded tool stays loaded while it
+  // would otherwise be deferred; not after it left, was marked never, or the trigger went off:
+  // then it is resident in its own place)
+  const wasLoaded = previous.loaded.length > 0 ? new Set(previous.loaded) : undefined;
+  const loadedSet = new Set<string>();
   const deferred: string[] = [];
   const base: string[] = [];
   for (const e of tools) {
-    const defer = triggered && !pinned.has(e.name);
-    if (!defer) base.push(e.name);
-    else if (!loadedSet.has(e.name)) deferred.push(e.name);
+    const mark = off ? "never" : markOf(e);
+    if (!(mark === "always" || (mark === "auto" && triggered))) base.push(e.name);
+    else if (wasLoaded?.has(e.name)) loadedSet.add(e.name);
+    else deferred.push(e.name);
   }
+  const loaded = loadedSet.size > 0 ? previous.loaded.filter((n) => loadedSet.has(n)) : [];
   const toolSearch = deferred.length > 0 || loaded.length > 0;
   const resident = [...base, ...(toolSearch ? [TOOL_SEARCH_NAME] : []), ...loaded];
 
@@ -95,11 +125,19 @@ export function planDeferral(
   const residency = same ? previous.residency : residencyRecord(resident, deferred);
 
   const changes: ResidencyChange[] = [];
+  // the marked tools by name, built only when something moved (an unchanged render never asks)
+  let marked: Map<string, PlanEntry> | undefined;
   const reasonFor = (name: string, to: Residency): string => {
     if (to === "absent") return "left the tool set";
     if (name === TOOL_SEARCH_NAME) return to === "resident" ? "tools are deferred: tool_search offered" : "";
     if (loadedSet.has(name)) return "loaded by tool_search";
+    if (off) return trigger;
     if (pinned.has(name)) return "listed in defer.resident";
+    marked ??= new Map(
+      tools.filter((e) => e.mark !== undefined && e.mark !== "auto").map((e) => [e.name, e]),
+    );
+    const m = marked.get(name);
+    if (m) return `marked defer: ${m.mark}${m.markedBy ? ` (${m.markedBy})` : ""}`;
     return trigger;
   };
   if (!same) {
@@ -150,25 +188,45 @@ function sameResidency(
   return Object.keys(record).length === resident.length + deferred.length;
 }
 
+/** The trigger over the tools `counts` accepts (those that would be resident without it). */
 function decideTrigger(
   tools: readonly PlanEntry[],
   config: DeferConfig,
   wasTriggered: boolean,
+  counts: (e: PlanEntry) => boolean,
 ): { triggered: boolean; trigger: string } {
   if (config.mode === "off") return { triggered: false, trigger: "defer.mode is off" };
   if (config.mode === "allowlist") {
-    return { triggered: true, trigger: "defer.mode allowlist: not listed in defer.resident" };
+    return {
+      triggered: true,
+      trigger: "defer.mode allowlist: not listed in defer.resident nor marked defer: never",
+    };
   }
-  const count = tools.length;
-  const bytes = tools.reduce((s, e) => s + (e.bytes ?? 0), 0);
   const maxBytes = config.maxSchemaBytes ?? null;
-  const over = count > config.threshold || (maxBytes !== null && bytes > maxBytes);
-  const figures = `${count} tools (threshold ${config.threshold})${maxBytes !== null ? `, ${bytes} bytes (max ${maxBytes})` : ""}`;
+  const maxTokens = config.thresholdTokens ?? null;
+  let count = 0;
+  let bytes = 0;
+  let tokens = 0;
+  for (const e of tools) {
+    if (!counts(e)) continue;
+    count++;
+    bytes += e.bytes ?? 0;
+    tokens += e.tokens ?? 0;
+  }
+  const over =
+    count > config.threshold ||
+    (maxBytes !== null && bytes > maxBytes) ||
+    (maxTokens !== null && tokens > maxTokens);
+  const figures =
+    `${count} tools (threshold ${config.threshold})` +
+    (maxBytes !== null ? `, ${bytes} bytes (max ${maxBytes})` : "") +
+    (maxTokens !== null ? `, ${tokens} tokens (threshold ${maxTokens})` : "");
   if (over) return { triggered: true, trigger: `over the threshold: ${figures}` };
   if (wasTriggered) {
     const stillHigh =
       count > Math.floor(config.threshold * HYSTERESIS) ||
-      (maxBytes !== null && bytes > Math.floor(maxBytes * HYSTERESIS));
+      (maxBytes !== null && bytes > Math.floor(maxBytes * HYSTERESIS)) ||
+      (maxTokens !== null && tokens > Math.floor(maxTokens * HYSTERESIS));
     if (stillHigh) return { triggered: true, trigger: `inside the hysteresis band: ${figures}` };
   }
   return { triggered: false, trigger: `under the threshold: ${figures}` };
@@ -181,4 +239,13 @@ export function estimateBytes(entry: { name: string; description: string; params
     Buffer.byteLength(entry.description) +
     Buffer.byteLength(entry.params ?? "")
   );
+}
+
+/**
+ * The text that stands for a tool's definition when its tokens are counted: name, description,
+ * parameter names and descriptions. Read from the declaration, so no schema is built; the JSON
+ * syntax of the real schema (braces, types, `required`) comes on top of it.
+ */
+export function estimateText(entry: { name: string; description: string; params?: string }): string {
+  return `${entry.name}\n${entry.description}\n${entry.params ?? ""}`;
 }

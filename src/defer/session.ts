@@ -1,15 +1,21 @@
+import { countTokens } from "../render/tokens.js";
 import {
   type DeferConfig,
   type DeferPlan,
   type DeferState,
   EMPTY_DEFER_STATE,
   estimateBytes,
+  estimateText,
+  type PlanEntry,
   planDeferral,
 } from "./plan.js";
 import { Bm25fIndex, type Hit, type SyncReport } from "./search/bm25f.js";
 import type { SearchEntry } from "./search/entry.js";
 
 export const DEFAULT_SEARCH_LIMIT = 5;
+
+/** What a session plans from: a search entry, plus the tool's deferral mark when it has one. */
+export type SessionEntry = SearchEntry & Pick<PlanEntry, "mark" | "markedBy">;
 
 export interface SearchRequest {
   query?: string;
@@ -36,6 +42,7 @@ export class DeferSession {
   /** Entries of the last plan not yet indexed: most renders are never searched, so indexing waits. */
   private pending: readonly SearchEntry[] | undefined;
   lastSync: SyncReport = { added: [], changed: [], removed: [] };
+  private readonly tokenCounts = new WeakMap<SearchEntry, number>();
   private readonly loadListeners = new Set<(names: readonly string[]) => void>();
 
   /** Called with the names each time tools join the loaded set; returns the unsubscribe. */
@@ -45,18 +52,37 @@ export class DeferSession {
   }
 
   /** Plans this render. Entries are light (name + search text); no schema is built. */
-  plan(entries: readonly SearchEntry[], config: DeferConfig): DeferPlan {
+  plan(entries: readonly SessionEntry[], config: DeferConfig): DeferPlan {
     this.pending = entries;
-    // bytes matter only with a byte figure; without one, skip measuring every entry
-    const measure = (config.maxSchemaBytes ?? null) !== null;
+    // sizes matter only with a byte or token figure; without one, skip measuring every entry
+    const bytes = (config.maxSchemaBytes ?? null) !== null;
+    const tokens = (config.thresholdTokens ?? null) !== null;
     const plan = planDeferral(
-      measure ? entries.map((e) => ({ name: e.name, bytes: estimateBytes(e) })) : entries,
+      bytes || tokens
+        ? entries.map((e) => ({
+            name: e.name,
+            ...(e.mark !== undefined ? { mark: e.mark } : {}),
+            ...(e.markedBy !== undefined ? { markedBy: e.markedBy } : {}),
+            ...(bytes ? { bytes: estimateBytes(e) } : {}),
+            ...(tokens ? { tokens: this.tokensOf(e) } : {}),
+          }))
+        : entries,
       config,
       this.state,
     );
     this.state = plan.state;
     this.last = plan;
     return plan;
+  }
+
+  /** o200k tokens of an entry's text, counted once per entry object (entries are reused while a tool is unchanged). */
+  private tokensOf(entry: SearchEntry): number {
+    let n = this.tokenCounts.get(entry);
+    if (n === undefined) {
+      n = countTokens(estimateText(entry));
+      this.tokenCounts.set(entry, n);
+    }
+    return n;
   }
 
   /** The search index, brought up to the last plan's entries (re-indexing only what changed). */
@@ -89,7 +115,8 @@ export class DeferSession {
   load(names: readonly string[]): string[] {
     const deferred = new Set(this.last?.deferred ?? []);
     const already = new Set(this.state.loaded);
-    const added = names.filter((n) => deferred.has(n) && !already.has(n));
+    // a name given twice is loaded once
+    const added = [...new Set(names)].filter((n) => deferred.has(n) && !already.has(n));
     if (added.length > 0) {
       this.state = { ...this.state, loaded: [...this.state.loaded, ...added] };
       for (const listener of this.loadListeners) listener(added);

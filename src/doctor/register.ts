@@ -1,6 +1,7 @@
 import type { ProviderProblem, RegistryEntry } from "../register/index.js";
 import { describeProblem, GLOBAL_LAYER, mergeProblems, type Registry } from "../register/index.js";
 import { expectations, scopeLabel } from "./expect.js";
+import { identicalSkillNames } from "./identical.js";
 import { type DoctorCheck, type DoctorContext, row } from "./types.js";
 
 // The registries differ only in entry type; these checks read names, layers and providers.
@@ -22,6 +23,8 @@ export function chainsOf(ctx: DoctorContext): string[][] {
 /** Row 3: same-name overrides, tools and skills, in every chain read; `doctor.overrides` are intended. */
 export async function overrideCheck(ctx: DoctorContext): Promise<DoctorCheck> {
   const intended = new Set(ctx.plane.config.get("doctor.overrides") as string[]);
+  // the same skill kept in two roots (.agents/skills and .claude/skills) is no conflict
+  const copied = identicalSkillNames((await ctx.plane.skillsView()).shadowed);
   const findings = new Set<string>();
   let reads = 0;
   for (const chain of chainsOf(ctx)) {
@@ -29,7 +32,7 @@ export async function overrideCheck(ctx: DoctorContext): Promise<DoctorCheck> {
       const snap = await reg.snapshot(chain);
       reads++;
       for (const s of snap.shadowed) {
-        if (intended.has(s.name)) continue;
+        if (intended.has(s.name) || (reg.kind === "skill" && copied.has(s.name))) continue;
         findings.add(
           `${reg.kind} "${s.name}" from ${s.provider} (layer ${s.layer}) is shadowed by ${s.by.provider} (layer ${s.by.layer})` +
             (s.reason === "rank" ? " in the same layer" : ""),

@@ -21,25 +21,47 @@ class ByProvider {
   }
 }
 
-/** Row 8: catalog total against the budget; which entries were cut, by how much, or left out. */
+/**
+ * Row 8: catalog total against the budget; which entries were cut, by how much and by what (the
+ * budget, or the per-description cap `catalog.descriptionMaxChars`), or left out.
+ */
 export async function budgetCheck(ctx: DoctorContext): Promise<DoctorCheck> {
   const found = new ByProvider();
   const totals: string[] = [];
+  const causes = new Set<"budget" | "descriptionMaxChars" | "omitted">();
   for (const [p, c] of await catalogs(ctx.plane)) {
     totals.push(`${p} ${c.budget.used}/${c.budget.limit} ${c.budget.unit}`);
-    for (const cut of c.report.cut)
+    for (const cut of c.report.cut) {
+      causes.add(cut.by);
+      const why =
+        cut.by === "budget"
+          ? "to fit the budget"
+          : "at catalog.descriptionMaxChars (the per-description cap)";
       found.add(
         p,
-        `"${cut.name}" cut from ${cut.original} to ${cut.kept} chars (-${cut.original - cut.kept})`,
+        `"${cut.name}" cut from ${cut.original} to ${cut.kept} chars (-${cut.original - cut.kept}) ${why}`,
       );
-    if (c.report.omitted.length > 0) found.add(p, `left out entirely: ${c.report.omitted.join(", ")}`);
+    }
+    if (c.report.omitted.length > 0) {
+      causes.add("omitted");
+      found.add(p, `left out entirely: ${c.report.omitted.join(", ")}`);
+    }
   }
+  const fixes: string[] = [];
+  if (causes.has("descriptionMaxChars"))
+    fixes.push(
+      `raise catalog.descriptionMaxChars (now ${ctx.plane.config.get("catalog.descriptionMaxChars")}) or shorten those descriptions`,
+    );
+  if (causes.has("budget") || causes.has("omitted") || fixes.length === 0)
+    fixes.push(
+      "raise catalog.budget.chars (or catalog.budget.tokens), shorten the long descriptions, disable unused tools or skills, or defer tools",
+    );
   return row(
     "render",
     "over-budget",
     `catalog against budget: ${totals.join("; ")}`,
     found.lines(),
-    "raise catalog.budget.chars (or catalog.budget.tokens), shorten the long descriptions, disable unused tools or skills, or defer tools",
+    fixes.join("; "),
   );
 }
 

@@ -6,7 +6,7 @@ import { lazyConversions, type NotesSource } from "./conversions.js";
 import { deepFreeze, type LineMemo, RenderMemo, type SystemMemo, type WireMemo } from "./memo.js";
 import { PrefixHasher } from "./prefix-hash.js";
 import { wireName } from "./schema/names.js";
-import { DEFERRED_HEADER, deferredLine, notListed, SKILLS_HEADER } from "./system.js";
+import { DEFERRED_HEADER, deferredLine, foldSkills, notListed, SKILLS_HEADER } from "./system.js";
 import { countTokens } from "./tokens.js";
 import type {
   BudgetCut,
@@ -133,7 +133,7 @@ function renderFull(input: RenderInput): { catalog: Catalog; state: State | unde
 
   const all: Entries = {
     tools: input.tools,
-    skills: sortedByName(input.skills ?? []),
+    skills: sortedByName(foldSkills(input.skills ?? [])),
     deferred: [...new Set(input.deferred ?? [])].sort(),
   };
   const fit = fitBudget(all, settings.chars, tokenLimit, maxChars);
@@ -153,7 +153,7 @@ function renderFull(input: RenderInput): { catalog: Catalog; state: State | unde
     let name = wireName(tool.name, adapter.nameRule);
     if (usedNames.has(name)) name = dedupe(name, usedNames, adapter.nameRule.max);
     usedNames.add(name);
-    const one = renderOne(memo, adapter, tool, name, cap);
+    const one = renderOne(memo, adapter, tool, name, cap, maxChars);
     tools[i] = one.wire;
     digests[i] = one.digest;
     cuts[i] = one.cut;
@@ -170,7 +170,8 @@ function renderFull(input: RenderInput): { catalog: Catalog; state: State | unde
   for (const skill of kept.skills) {
     const d = skill.description;
     const text = d.length > cap ? cutText(d, cap) : d;
-    if (text.length < d.length) skillCuts.push({ name: skill.name, original: d.length, kept: text.length });
+    if (text.length < d.length)
+      skillCuts.push({ name: skill.name, original: d.length, kept: text.length, by: cutBy(cap, maxChars) });
     skillLines.push(memo.skillLine(skill, text));
     skillTexts.push(text);
   }
@@ -269,6 +270,7 @@ function renderOne(
   tool: ToolProjection,
   name: string,
   cap: number,
+  maxChars: number,
 ): One {
   const entry = memo.entry(tool);
   const description =
@@ -282,10 +284,20 @@ function renderOne(
     keptLength: description.length,
     cut:
       description.length < tool.description.length
-        ? { name: tool.name, original: tool.description.length, kept: description.length }
+        ? {
+            name: tool.name,
+            original: tool.description.length,
+            kept: description.length,
+            by: cutBy(cap, maxChars),
+          }
         : undefined,
     notes: schema,
   };
+}
+
+/** Why a description at `cap` was cut: the per-description cap, or the budget's lower one. */
+function cutBy(cap: number, maxChars: number): BudgetCut["by"] {
+  return cap < maxChars ? "budget" : "descriptionMaxChars";
 }
 
 /**
@@ -307,7 +319,7 @@ function renderTail(
     let name = wireName(tool.name, adapter.nameRule);
     if (usedNames.has(name)) name = dedupe(name, usedNames, adapter.nameRule.max);
     usedNames.add(name);
-    const one = renderOne(memo, adapter, tool, name, maxChars);
+    const one = renderOne(memo, adapter, tool, name, maxChars, maxChars);
     wires.push(memo.deferLoading(one.memo));
     if (one.cut) cuts.push(one.cut);
     notes.push(one.notes);
@@ -413,7 +425,7 @@ function incremental(prev: State, input: RenderInput): State | undefined {
   const memo = input.memo!;
   // render every changed tool before touching the state, so a throw leaves it as it was
   const rendered = changed.map((i) =>
-    renderOne(memo, adapter, input.tools[i]!, prev.renamed[i] ?? p.tools[i]!.name, prev.cap),
+    renderOne(memo, adapter, input.tools[i]!, prev.renamed[i] ?? p.tools[i]!.name, prev.cap, prev.maxChars),
   );
   const wires = prev.wires.slice();
   const notes = prev.notes.slice();

@@ -39,7 +39,26 @@ export function renderSystem(skills: readonly CatalogSkill[], deferred: readonly
 }
 
 function skillLines(skills: readonly CatalogSkill[]): string[] {
-  return [SKILLS_HEADER, ...skills.map((s) => `- ${s.name}: ${s.description}`)];
+  return [SKILLS_HEADER, ...skills.map((s) => `- ${s.name}: ${foldLines(s.description)}`)];
+}
+
+/**
+ * A description on one line: each line break (with the spaces around it) becomes one space, and a
+ * trailing break is dropped. The skill list is one line per skill, so a YAML block description
+ * (`description: |`) must not start lines of its own in the system text.
+ */
+export function foldLines(text: string): string {
+  if (!text.includes("\n") && !text.includes("\r")) return text;
+  return text.replace(/[ \t]*[\r\n]+[ \t\r\n]*/g, " ").trim();
+}
+
+/** Skills with their descriptions folded; the same array (and objects) when none has a line break. */
+export function foldSkills(skills: readonly CatalogSkill[]): readonly CatalogSkill[] {
+  if (!skills.some((s) => s.description.includes("\n") || s.description.includes("\r"))) return skills;
+  return skills.map((s) => {
+    const description = foldLines(s.description);
+    return description === s.description ? s : { ...s, description };
+  });
 }
 
 export function sortByName<T extends { name: string }>(items: readonly T[]): T[] {

@@ -34,6 +34,8 @@ export interface BudgetCut {
   name: string;
   original: number;
   kept: number;
+  /** What cut it: the per-description cap (`catalog.descriptionMaxChars`) or the catalog budget. */
+  by: "descriptionMaxChars" | "budget";
 }
 
 export interface CatalogBudget {

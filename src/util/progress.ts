@@ -20,12 +20,17 @@ const SILENT: Progress = { update() {}, note() {}, done() {} };
 const REDRAW_MS = 100;
 
 /**
- * Progress on stderr, only when stderr is a terminal: piped or redirected output (CI logs, JSON
- * consumers, an MCP host reading stdio) never sees it. The line is redrawn in place and cleared
- * at the end, so it leaves nothing behind in scrollback.
+ * Progress on stderr, only when stderr is a terminal that can redraw a line: piped or redirected
+ * output (CI logs, JSON consumers, an MCP host reading stdio) and TERM=dumb (editor shells, which
+ * print escape codes as text) never see it. The line is redrawn in place and cleared at the end,
+ * so it leaves nothing behind in scrollback.
  */
-export function progress(label: string, stream: ProgressStream = process.stderr): Progress {
-  if (stream.isTTY !== true) return SILENT;
+export function progress(
+  label: string,
+  stream: ProgressStream = process.stderr,
+  env: NodeJS.ProcessEnv = process.env,
+): Progress {
+  if (stream.isTTY !== true || env.TERM === "dumb") return SILENT;
   let last = 0;
   let shown = false;
   return {

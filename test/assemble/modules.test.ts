@@ -105,17 +105,21 @@ describe("tools.modules", () => {
     }
   });
 
-  it("registers the ticket_status example unless tools.examples is false", async () => {
+  it("registers the ticket_status example only when tools.examples is true (off by default)", async () => {
     for (const [examples, expected] of [
-      [undefined, true],
+      [undefined, false],
       [false, false],
+      [true, true],
     ] as const) {
       const config = examples === undefined ? {} : { tools: { examples } };
-      const plane = await open({ ".toolplane/config.json": JSON.stringify(config) });
+      // the bare env: the fixtures' env turns the example on
+      const { repo, bareEnv } = tempProject({ ".toolplane/config.json": JSON.stringify(config) });
+      const plane = await Toolplane.open({ cwd: repo, env: bareEnv, bundledSkills: null });
       try {
         const names = (await plane.visibleTools()).map((t) => t.name);
-        expect(names.includes("ticket_status")).toBe(expected);
+        expect(names.includes("ticket_status"), `tools.examples=${examples}`).toBe(expected);
         expect(names).toContain("read");
+        expect(plane.config.values["tools.examples"].value).toBe(expected);
       } finally {
         await plane.close();
       }

@@ -33,44 +33,79 @@ describe("toolplane catalog", () => {
     expect(runJson(["catalog", "--set", "catalog.descriptionMaxChars=40"], opts).prefixHash).not.toBe(base);
   });
 
+  it("by default: the built-in tools, no example tool, nothing deferred", () => {
+    const bare = runJson(["catalog"], { cwd: p.repo, env: p.bareEnv });
+    const names = bare.tools.map((t: { name: string }) => t.name);
+    expect(names).toEqual(expect.arrayContaining(["read", "grep", "glob", "skill"]));
+    expect(names).not.toContain("ticket_status");
+    expect(bare.deferred).toEqual([]);
+  });
+
   // one native and one names-form provider here; test/assemble/deferral.test.ts covers all five in-process
   it.each(["anthropic", "gemini"])(
-    "--provider %s over defer.threshold: deferred names, tool_search (or the native form), changes with reasons",
+    "--provider %s over defer.threshold: built-ins stay, the rest deferred (names or native form), changes with reasons",
     (provider) => {
       const out = runJson(["catalog", "--provider", provider, "--set", "defer.threshold=2"], opts);
-      expect(out.deferred).toEqual(["glob", "grep", "read", "skill", "ticket_status"]);
+      expect(out.deferred).toEqual(["ticket_status"]);
       const deferral = out.report.deferral;
-      expect(deferral.trigger).toBe("over the threshold: 5 tools (threshold 2)");
+      expect(deferral.trigger).toMatch(/^over the threshold: \d+ tools \(threshold 2\)$/);
       expect(deferral.changes).toContainEqual({
         from: "absent",
         to: "deferred",
         reason: deferral.trigger,
-        names: out.deferred,
+        names: ["ticket_status"],
       });
+      expect(deferral.changes).toContainEqual(
+        expect.objectContaining({ to: "resident", reason: "marked defer: never (built-in tool)" }),
+      );
+      const wire = (t: { name?: string; type?: string }) => t.name ?? t.type;
       if (provider === "anthropic" || provider === "openai-responses") {
         expect(deferral.form).toBe("native");
-        expect(out.tools).toHaveLength(6);
-        for (const tool of out.tools.slice(1)) {
-          const { defer_loading, ...plain } = tool;
-          expect(defer_loading).toBe(true);
-          expect(CHECKERS[provider]!(plain)).toEqual([]);
-        }
+        const last = out.tools.at(-1);
+        const { defer_loading, ...plain } = last;
+        expect(wire(last)).toBe("ticket_status");
+        expect(defer_loading).toBe(true);
+        expect(CHECKERS[provider]!(plain)).toEqual([]);
+        for (const tool of out.tools.slice(0, -1)) expect(tool).not.toHaveProperty("defer_loading");
       } else {
         expect(deferral.form).toBe("names");
-        expect(out.system).toContain("glob, grep, read, skill, ticket_status");
-        expect(out.tools).toHaveLength(1);
+        expect(out.system).toMatch(/load one with tool_search before calling it\):\nticket_status$/);
+        expect(out.tools.map(wire)).toEqual(
+          expect.arrayContaining(["read", "grep", "glob", "skill", "tool_search"]),
+        );
         for (const tool of out.tools) expect(CHECKERS[provider]!(tool)).toEqual([]);
       }
     },
   );
 
+  it("defer marks from the command line: a built-in marked always is deferred, the example marked never stays", () => {
+    const out = runJson(
+      [
+        "catalog",
+        "--provider",
+        "openai-chat",
+        "--set",
+        'defer.tools={"glob":"always","ticket_status":"never"}',
+      ],
+      opts,
+    );
+    expect(out.deferred).toEqual(["glob"]);
+    const names = out.tools.map((t: { function: { name: string } }) => t.function.name);
+    expect(names).toContain("ticket_status");
+    expect(names).toContain("tool_search");
+    expect(out.report.deferral.changes).toContainEqual({
+      from: "absent",
+      to: "deferred",
+      reason: "marked defer: always (defer.tools)",
+      names: ["glob"],
+    });
+  });
+
   it("defer.native=false lists deferred tools by name for anthropic too; the human view says so", () => {
     const r = runCli(["catalog", "--set", "defer.threshold=2", "--set", "defer.native=false"], opts);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/tools \(1\):\n {2}tool_search/);
-    expect(r.stdout).toContain("deferred (5, by name in the system text, loaded with tool_search)");
-    expect(r.stdout).toMatch(
-      /absent -> deferred \(over the threshold[^)]*\)\): glob, grep, read, skill, ticket_status/,
-    );
+    expect(r.stdout).toMatch(/tools \(\d+\):\n {2}read[\s\S]*\n {2}tool_search\n/);
+    expect(r.stdout).toContain("deferred (1, by name in the system text, loaded with tool_search)");
+    expect(r.stdout).toMatch(/absent -> deferred \(over the threshold[^)]*\)\): ticket_status/);
   });
 });

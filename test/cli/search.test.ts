@@ -60,7 +60,7 @@ describe("toolplane search", () => {
     expect(lines.map((l) => l.id)).toEqual(["q1", 2, "q3"]);
     expect(lines[0].results).toHaveLength(3);
     expect(lines[0].results[0].name).toMatch(/^invoice_delete_/);
-    expect(Object.keys(lines[0].results[0]).sort()).toEqual(["name", "score"]);
+    expect(Object.keys(lines[0].results[0]).sort()).toEqual(["name", "relevance", "score"]);
     expect(lines[1].results[0].name).toMatch(/^weather_/);
     expect(lines[2].results).toEqual([]);
   });

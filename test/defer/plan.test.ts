@@ -55,6 +55,91 @@ describe("triggers", () => {
   });
 });
 
+describe("marks", () => {
+  const marked = (n: number) => [
+    { name: "read", mark: "never" as const, markedBy: "built-in tool" },
+    { name: "grep", mark: "never" as const, markedBy: "built-in tool" },
+    { name: "lazy", mark: "always" as const, markedBy: "defer.tools" },
+    ...names(n, "mcp"),
+  ];
+
+  it("never stays resident past the threshold; always is deferred under it; auto follows the trigger", () => {
+    const under = planDeferral(marked(3), cfg());
+    expect(under.deferred).toEqual(["lazy"]);
+    expect(under.resident).toEqual(["read", "grep", "mcp_0", "mcp_1", "mcp_2", TOOL_SEARCH_NAME]);
+    expect(under.changes.find((c) => c.name === "lazy")?.reason).toBe("marked defer: always (defer.tools)");
+    expect(under.changes.find((c) => c.name === "read")?.reason).toBe("marked defer: never (built-in tool)");
+    expect(under.changes.find((c) => c.name === "mcp_0")?.reason).toMatch(/^under the threshold/);
+
+    const over = planDeferral(marked(45), cfg());
+    expect(over.resident).toEqual(["read", "grep", TOOL_SEARCH_NAME]);
+    expect(over.deferred).toHaveLength(46);
+    // the trigger counts what would be resident without it: the 2 never and the 45 auto tools
+    expect(over.trigger).toBe("over the threshold: 47 tools (threshold 40)");
+  });
+
+  it("defer.resident wins over a mark; mode off ignores marks", () => {
+    const plan = planDeferral(marked(3), cfg({ resident: ["lazy"] }));
+    expect(plan.deferred).toEqual([]);
+    expect(plan.changes.find((c) => c.name === "lazy")?.reason).toBe("listed in defer.resident");
+    const off = planDeferral(marked(60), cfg({ mode: "off" }));
+    expect(off.deferred).toEqual([]);
+    expect(off.toolSearch).toBe(false);
+    expect(off.changes.find((c) => c.name === "lazy")?.reason).toBe("defer.mode is off");
+  });
+
+  it("a loaded tool later marked never is resident once, in its own place", () => {
+    const first = planDeferral(marked(45), cfg());
+    const loaded = { ...first.state, loaded: ["mcp_3"] };
+    const withLoad = planDeferral(marked(45), cfg(), loaded);
+    expect(withLoad.resident.at(-1)).toBe("mcp_3");
+    const entries = marked(45).map((e) => (e.name === "mcp_3" ? { ...e, mark: "never" as const } : e));
+    const pinned = planDeferral(entries, cfg(), withLoad.state);
+    expect(pinned.resident.filter((n) => n === "mcp_3")).toHaveLength(1);
+    expect(pinned.resident.indexOf("mcp_3")).toBeLessThan(pinned.resident.indexOf(TOOL_SEARCH_NAME));
+    expect(pinned.loaded).toEqual([]);
+    // the trigger going off does not duplicate loaded tools either
+    const few = planDeferral(marked(3), cfg(), withLoad.state);
+    expect(new Set(few.resident).size).toBe(few.resident.length);
+  });
+});
+
+describe("token threshold", () => {
+  const sized = (n: number, tokens: number) => names(n).map((e) => ({ ...e, tokens }));
+
+  it("fires on the token figure of the would-be-resident tools, with hysteresis", () => {
+    expect(planDeferral(sized(10, 100), cfg({ thresholdTokens: 1000 })).deferred).toEqual([]);
+    const on = planDeferral(sized(11, 100), cfg({ thresholdTokens: 1000 }));
+    expect(on.deferred).toHaveLength(11);
+    expect(on.trigger).toBe("over the threshold: 11 tools (threshold 40), 1100 tokens (threshold 1000)");
+    // 900 tokens: inside the band (80% is 800), so nothing flips back
+    const band = planDeferral(sized(9, 100), cfg({ thresholdTokens: 1000 }), on.state);
+    expect(band.deferred).toHaveLength(9);
+    expect(band.trigger).toMatch(/^inside the hysteresis band/);
+    const offAgain = planDeferral(sized(8, 100), cfg({ thresholdTokens: 1000 }), band.state);
+    expect(offAgain.deferred).toEqual([]);
+  });
+
+  it("always-marked tools do not count toward it", () => {
+    const entries = [...sized(5, 100), { name: "huge", tokens: 10_000, mark: "always" as const }];
+    const plan = planDeferral(entries, cfg({ thresholdTokens: 1000 }));
+    expect(plan.deferred).toEqual(["huge"]);
+    expect(plan.trigger).toBe("under the threshold: 5 tools (threshold 40), 500 tokens (threshold 1000)");
+  });
+
+  it("the session counts o200k tokens of each tool's text only when the figure is set", () => {
+    const session = new DeferSession();
+    const entries = names(3).map((e) => ({ ...e, description: "Fetch the weather forecast for a city." }));
+    expect(session.plan(entries, cfg()).trigger).not.toContain("tokens");
+    const plan = session.plan(entries, cfg({ thresholdTokens: 10 }));
+    const tokens = Number(/, (\d+) tokens/.exec(plan.trigger)?.[1]);
+    // name + description per tool: a few dozen o200k tokens in all, counted, not estimated from bytes
+    expect(tokens).toBeGreaterThan(20);
+    expect(tokens).toBeLessThan(80);
+    expect(plan.deferred).toHaveLength(3);
+  });
+});
+
 describe("stability", () => {
   it("an unchanged tool set over 100 renders flips nothing", () => {
     const entries = names(60);
@@ -96,6 +181,40 @@ describe("stability", () => {
       to: "absent",
       reason: "left the tool set",
     });
+  });
+
+  it("property: with marks and loads, replaying the same set never changes residency", () => {
+    const mark = fc.constantFrom(undefined, "never" as const, "always" as const, "auto" as const);
+    fc.assert(
+      fc.property(
+        fc.array(mark, { maxLength: 90 }),
+        fc.integer({ min: 1, max: 60 }),
+        fc.option(fc.integer({ min: 1, max: 2000 }), { nil: null }),
+        fc.array(fc.integer({ min: 0, max: 89 }), { maxLength: 5 }),
+        (marks, threshold, thresholdTokens, load) => {
+          const entries = marks.map((m, i) => ({
+            name: `tool_${i}`,
+            description: `does job ${i}`,
+            ...(m ? { mark: m } : {}),
+          }));
+          const session = new DeferSession();
+          const config = cfg({ threshold, thresholdTokens });
+          session.plan(entries, config);
+          session.load(load.map((i) => `tool_${i}`));
+          const second = session.plan(entries, config);
+          const third = session.plan(entries, config);
+          expect(third.changes).toEqual([]);
+          expect(third.resident).toEqual(second.resident);
+          expect(new Set(third.resident).size).toBe(third.resident.length);
+          for (const e of entries) {
+            if (e.mark === "never") expect(third.resident).toContain(e.name);
+            if (e.mark === "always")
+              expect(third.resident.includes(e.name)).toBe(load.includes(Number(e.name.slice(5))));
+          }
+        },
+      ),
+      { numRuns: 60 },
+    );
   });
 
   it("property: replaying the same set never changes residency", () => {
@@ -147,6 +266,14 @@ describe("loaded set", () => {
     ]);
   });
 
+  it("a name given twice in one load is loaded once", () => {
+    const session = new DeferSession();
+    session.plan(entries, cfg());
+    expect(session.load(["tool_9", "tool_9"])).toEqual(["tool_9"]);
+    const plan = session.plan(entries, cfg());
+    expect(plan.resident.filter((n) => n === "tool_9")).toHaveLength(1);
+  });
+
   it("a loaded tool that leaves the tool set leaves the loaded set", () => {
     const session = new DeferSession();
     session.plan(entries, cfg());
@@ -189,6 +316,7 @@ describe("config", () => {
       mode: "threshold",
       threshold: 40,
       maxSchemaBytes: null,
+      thresholdTokens: null,
       resident: [],
       native: true,
     });
@@ -196,10 +324,20 @@ describe("config", () => {
       loadConfig({
         cwd: p.repo,
         env: p.env,
-        set: ["defer.mode=allowlist", "defer.maxSchemaBytes=5000", 'defer.resident=["a"]'],
+        set: [
+          "defer.mode=allowlist",
+          "defer.maxSchemaBytes=5000",
+          "defer.thresholdTokens=20000",
+          'defer.resident=["a"]',
+        ],
       }),
     );
-    expect(set).toMatchObject({ mode: "allowlist", maxSchemaBytes: 5000, resident: ["a"] });
+    expect(set).toMatchObject({
+      mode: "allowlist",
+      maxSchemaBytes: 5000,
+      thresholdTokens: 20000,
+      resident: ["a"],
+    });
   });
 });
 

@@ -1,7 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { TicketStore, ticketStatusTool } from "../../examples/ticket-status/index.js";
 import { defineTool, parameterSchemasBuiltCount } from "../../src/declare/index.js";
 import { projectTool } from "../../src/declare/project.js";
 import type { AnyTool } from "../../src/declare/types.js";
@@ -12,6 +11,7 @@ import { splitWords, terms } from "../../src/defer/search/tokenize.js";
 import { NO_FIT_THRESHOLD, selectionCheck } from "../../src/defer/selection.js";
 import { DeferSession } from "../../src/defer/session.js";
 import { toolSearchTool } from "../../src/defer/tool-search.js";
+import { TicketStore, ticketStatusTool } from "../../src/examples/ticket-status/index.js";
 import { GLOBAL_LAYER, Registry } from "../../src/register/index.js";
 
 const tools = [

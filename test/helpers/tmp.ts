@@ -18,9 +18,12 @@ export function writeTree(root: string, files: Record<string, string | Buffer>):
 }
 
 /**
- * A hermetic project: a git root with HOME and TOOLPLANE_HOME inside the temp dir. `trust: true`
- * trusts it (through the environment, as a user's `toolplane trust` would through their file), so
- * its .toolplane/config.json applies in full: tool modules, MCP commands, looser permissions.
+ * A hermetic project: a git root with HOME and TOOLPLANE_HOME inside the temp dir. Its env turns
+ * the example integration on (`tools.examples`, off by default): most fixtures call
+ * `ticket_status` as a known third-party tool. `bareEnv` is the same without it, for tests of the
+ * defaults themselves. `trust: true` trusts the project (through the environment, as a user's
+ * `toolplane trust` would through their file), so its .toolplane/config.json applies in full:
+ * tool modules, MCP commands, looser permissions.
  */
 export function tempProject(files: Record<string, string | Buffer> = {}, opts: { trust?: boolean } = {}) {
   const root = tempDir("tp-proj-");
@@ -29,7 +32,8 @@ export function tempProject(files: Record<string, string | Buffer> = {}, opts: {
   mkdirSync(path.join(repo, ".git"), { recursive: true });
   mkdirSync(home, { recursive: true });
   writeTree(repo, files);
-  const env: NodeJS.ProcessEnv = { HOME: home, PATH: process.env.PATH ?? "" };
-  if (opts.trust) env.TOOLPLANE_TRUST_PROJECTS = JSON.stringify([repo]);
-  return { root, repo, home, env };
+  const bareEnv: NodeJS.ProcessEnv = { HOME: home, PATH: process.env.PATH ?? "" };
+  if (opts.trust) bareEnv.TOOLPLANE_TRUST_PROJECTS = JSON.stringify([repo]);
+  const env: NodeJS.ProcessEnv = { ...bareEnv, TOOLPLANE_TOOLS_EXAMPLES: "true" };
+  return { root, repo, home, env, bareEnv };
 }

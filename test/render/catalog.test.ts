@@ -67,8 +67,8 @@ describe("catalog budget", () => {
     expect(Math.abs(d3.length - d4.length)).toBeLessThan(8);
     expect(tools[2]!.description.startsWith(`${d3.slice(0, -CUT_MARKER.length)} `)).toBe(true);
     expect(c.report.cut).toEqual([
-      { name: "t3", original: 400, kept: d3.length },
-      { name: "t4", original: 900, kept: d4.length },
+      { name: "t3", original: 400, kept: d3.length, by: "budget" },
+      { name: "t4", original: 900, kept: d4.length, by: "budget" },
     ]);
     expect(c.budget.truncated).toBe(true);
     expect(c.budget.used).toBe(catalogText(c).length);
@@ -136,7 +136,9 @@ describe("catalog budget", () => {
     });
     expect(descriptionOf(c, 0).length).toBeLessThanOrEqual(1024);
     expect(descriptionOf(c, 0).endsWith(CUT_MARKER)).toBe(true);
-    expect(c.report.cut).toEqual([{ name: "a", original: 2000, kept: descriptionOf(c, 0).length }]);
+    expect(c.report.cut).toEqual([
+      { name: "a", original: 2000, kept: descriptionOf(c, 0).length, by: "descriptionMaxChars" },
+    ]);
   });
 
   it("a token budget bounds the o200k count too", () => {

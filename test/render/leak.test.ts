@@ -12,7 +12,7 @@ import { SENTINEL_TEXT, SENTINEL_TIMEOUT, sentinelTool } from "../helpers/tools.
 describe("no host-only field reaches a model request", () => {
   it("walks every rendered tool of every provider", async () => {
     const cwd = mkdtempSync(path.join(tmpdir(), "tp-leak-"));
-    const plane = await Toolplane.open({ cwd, env: { HOME: cwd } });
+    const plane = await Toolplane.open({ cwd, env: { HOME: cwd, TOOLPLANE_TOOLS_EXAMPLES: "true" } });
     plane.tools.register(GLOBAL_LAYER, { name: "sentinel", enumerate: () => [sentinelTool()] });
     const tools = await plane.visibleTools();
     expect(tools.map((t) => t.name)).toContain("ticket_status");

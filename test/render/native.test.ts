@@ -55,7 +55,9 @@ describe("native deferred loading in the renderer", () => {
     expect(c.budget.chars.used).toBe(plain.budget.chars.used);
     expect(c.prefixHash).toBe(plain.prefixHash);
     expect((c.tools.at(-1) as { description: string }).description.length).toBeLessThanOrEqual(30);
-    expect(c.report.cut).toEqual([{ name: "zeta", original: 500, kept: expect.any(Number) }]);
+    expect(c.report.cut).toEqual([
+      { name: "zeta", original: 500, kept: expect.any(Number), by: "descriptionMaxChars" },
+    ]);
     // a changed deferred tool changes the request but not the cached prefix
     const edited = renderCatalog({
       ...base,

@@ -26,21 +26,33 @@ export function callCommand(program: Command): void {
     .option("--yes", "approve every permission that asks (without it, an ask is denied)");
   withCommon(cmd);
   examples(cmd, [
-    `toolplane call ticket_status --args '{"ticket_id": "T-1001"}'`,
-    `toolplane call ticket_status --args '{"ticket_id": "T-1002", "include_history": true}' --json`,
+    `toolplane call read --args '{"path": "README.md", "limit": 20}'`,
     'toolplane call grep --args \'{"pattern": "TODO"}\' --set results.inlineMaxBytes=4096',
+    `toolplane call ticket_status --args '{"ticket_id": "T-1001"}' --set tools.examples=true --json`,
   ]);
   cmd.action(async (tool: string, opts: CallOptions) => {
-    if (tool.trim() === "") throw new UsageError("give the tool's name, e.g. toolplane call ticket_status");
+    if (tool.trim() === "") throw new UsageError("give the tool's name, e.g. toolplane call read");
+    const args = opts.args ?? "{}";
+    try {
+      JSON.parse(args);
+    } catch (error) {
+      // the person's typo, not the model's: say so before anything runs
+      throw new UsageError(
+        `--args is not JSON (${(error as Error).message}); quote it for the shell, e.g. --args '{"path": "README.md"}'`,
+      );
+    }
     const plane = await openToolplane(opts);
     try {
+      // a person names the tool directly: a deferred one is loaded as tool_search would for a model
+      if ((await plane.load([tool])).length > 0)
+        say(`note: ${tool} is deferred (the model loads it with tool_search first); loaded for this call`);
       // without --yes no approver is attached: the host denies every ask
       const ask = (req: AskRequest) => {
         say(`approved (--yes): ${req.decision.message}`);
         return true;
       };
-      // the text is handed to the host as is: bad JSON is the model's kind of mistake, answered as a result
-      const result = await plane.call(tool, opts.args ?? "{}", opts.yes ? { ask } : {});
+      // the text is handed to the host as is, as a model's arguments are
+      const result = await plane.call(tool, args, opts.yes ? { ask } : {});
       if (
         result.error?.code === "permission_denied" &&
         !opts.yes &&

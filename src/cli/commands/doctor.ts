@@ -1,11 +1,14 @@
 import type { Command } from "commander";
 import { runDoctor } from "../../doctor/index.js";
+import { verdicts } from "../color.js";
 import { type CommonOptions, examples, openToolplane, printJson, say, withCommon } from "../common.js";
 
 export function doctorCommand(program: Command): void {
   const cmd = program
     .command("doctor")
-    .description("check the seed's failure table, one check per station failure; exit 1 when one fails");
+    .description(
+      "check the known failure modes of a tool layer (one check each, with the detail and a fix); exit 1 when one fails",
+    );
   withCommon(cmd);
   examples(cmd, ["toolplane doctor", "toolplane doctor --scope 'preset:review' --json"]);
   cmd.action(async (opts: CommonOptions) => {
@@ -18,9 +21,10 @@ export function doctorCommand(program: Command): void {
       const failed = report.checks.filter((c) => !c.ok).length;
       if (opts.json) printJson(report);
       else {
+        const paint = verdicts();
         for (const c of report.checks) {
           process.stdout.write(
-            `${c.ok ? "ok  " : "FAIL"}  ${c.station}/${c.check}: ${c.detail.replace(/\n/g, "\n        ")}\n`,
+            `${c.ok ? paint.pass("ok  ") : paint.fail("FAIL")}  ${c.station}/${c.check}: ${c.detail.replace(/\n/g, "\n        ")}\n`,
           );
           if (!c.ok && c.fix) process.stdout.write(`        fix: ${c.fix}\n`);
         }

@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { type ChatEndpoint, evalSelection, type SelectionReport } from "../../eval/index.js";
 import { progress } from "../../util/progress.js";
+import { verdicts } from "../color.js";
 import { type CommonOptions, examples, openToolplane, printJson, UsageError, withCommon } from "../common.js";
 
 interface SelectionOptions extends CommonOptions {
@@ -58,15 +59,17 @@ export function evalCommand(program: Command): void {
 
 function formatReport(report: SelectionReport): string {
   const out: string[] = [];
+  const paint = verdicts();
+  const mark = (ok: boolean) => (ok ? paint.pass("ok  ") : paint.fail("FAIL"));
   for (const t of report.tools) {
-    out.push(`${t.ok ? "ok  " : "FAIL"} ${t.tool}`);
+    out.push(`${mark(t.ok)} ${t.tool}`);
     for (const c of t.search.cases) {
       const where = c.rank === null ? "not found" : `rank ${c.rank}, score ${c.score.toFixed(2)}`;
-      out.push(`  ${c.ok ? "ok  " : "FAIL"} search   ${c.expect.padEnd(10)} ${where}: ${c.task}`);
+      out.push(`  ${mark(c.ok)} search   ${c.expect.padEnd(10)} ${where}: ${c.task}`);
     }
     for (const c of t.endpoint?.cases ?? []) {
       const called = c.called.length === 0 ? "no tool" : c.called.join(", ");
-      out.push(`  ${c.ok ? "ok  " : "FAIL"} model    ${c.expect.padEnd(10)} called ${called}: ${c.task}`);
+      out.push(`  ${mark(c.ok)} model    ${c.expect.padEnd(10)} called ${called}: ${c.task}`);
     }
   }
   if (report.tools.length === 0) out.push("no visible tool declares selection cases");

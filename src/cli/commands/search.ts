@@ -4,6 +4,7 @@ import type { Command } from "commander";
 import { Bm25fIndex } from "../../defer/search/bm25f.js";
 import type { SearchEntry } from "../../defer/search/entry.js";
 import { entryFromJson, entryFromTool } from "../../defer/search/from-tool.js";
+import { NO_FIT_THRESHOLD } from "../../defer/selection.js";
 import {
   type CommonOptions,
   examples,
@@ -35,7 +36,7 @@ export function searchCommand(program: Command): void {
     .option("--queries <file>", "JSON Lines of {id, query}: batch mode, prints JSON Lines of {id, results}");
   withCommon(cmd);
   examples(cmd, [
-    "toolplane search 'ticket status'",
+    "toolplane search 'find files by name'",
     "toolplane search 'convert currency' --tools tools.json --limit 3 --json",
     "toolplane search --tools tools.json --queries queries.jsonl > results.jsonl",
   ]);
@@ -60,15 +61,32 @@ export function searchCommand(program: Command): void {
     }
     const results = rank(index, query!, limit);
     if (opts.json) printJson({ query, results });
-    else if (results.length === 0) process.stdout.write("no tool matches\n");
-    else for (const r of results) process.stdout.write(`${r.score.toFixed(4)}  ${r.name}\n`);
+    else process.stdout.write(formatResults(results));
   });
 }
 
+/**
+ * Results in rank order. `relevance` is what they are sorted by (BM25F, reranked by how much of
+ * each tool the query covers); `score` is the 0-1 fit that says whether anything fits at all
+ * (over NO_FIT_THRESHOLD), and need not fall monotonically down the list.
+ */
 function rank(index: Bm25fIndex, query: string, limit: number) {
+  const round = (x: number) => Math.round(x * 10_000) / 10_000;
   return index
     .search(query, limit)
-    .map((h) => ({ name: h.name, score: Math.round(h.score * 10_000) / 10_000 }));
+    .map((h) => ({ name: h.name, score: round(h.score), relevance: round(h.raw) }));
+}
+
+function formatResults(results: ReturnType<typeof rank>): string {
+  if (results.length === 0) return "no tool matches\n";
+  const rel = results.map((r) => r.relevance.toFixed(4));
+  const width = Math.max("relevance".length, ...rel.map((r) => r.length));
+  const lines = [
+    `${"relevance".padStart(width)}  fit     tool   (sorted by relevance; fit over ${NO_FIT_THRESHOLD} means it fits)`,
+  ];
+  for (const [i, r] of results.entries())
+    lines.push(`${rel[i]!.padStart(width)}  ${r.score.toFixed(4)}  ${r.name}`);
+  return `${lines.join("\n")}\n`;
 }
 
 function parseLimit(value: string): number {

@@ -68,7 +68,7 @@ export function serveCommand(program: Command): void {
     }
     // MCP clients cap their tool lists too (Cursor 40, OpenAI 128 functions), so the server lists
     // what a model would see: resident tools, tool_search when anything is deferred, then the tools
-    // it loaded (a load sends list_changed). Deferred tools stay callable by name.
+    // it loaded (a load sends list_changed). A deferred tool is callable once tool_search loaded it.
     const hub = await createToolServer({
       tools: () => plane.modelTools(),
       run,
@@ -92,6 +92,11 @@ export function serveCommand(program: Command): void {
       if (port === undefined)
         serveStdio(hub, { maxMessageBytes: maxRequestBytes, log: say }).then(quit, quit);
     });
+    // a person who ran this in a terminal sees why nothing happens (an MCP client pipes stdin)
+    if (port === undefined && process.stdin.isTTY)
+      say(
+        "toolplane serve: speaking MCP (JSON-RPC) on stdin/stdout; start it from an MCP client, or press Ctrl-C to stop",
+      );
     if (port !== undefined) {
       const handle = await serveHttp(hub, {
         port,

@@ -2,6 +2,8 @@ import { fstatSync } from "node:fs";
 import type { Command } from "commander";
 import { validateSkillPaths } from "../../discover/index.js";
 import type { SkillsView } from "../../discover/view.js";
+import { identicalCopy } from "../../doctor/identical.js";
+import { verdicts } from "../color.js";
 import {
   type CommonOptions,
   examples,
@@ -84,8 +86,9 @@ export function skillsCommand(program: Command): void {
     const results = await validateSkillPaths(paths, opts.cwd ?? process.cwd());
     if (opts.json) printJson(results);
     else {
+      const paint = verdicts();
       for (const r of results) {
-        process.stdout.write(`${r.valid ? "ok     " : "INVALID"} ${r.path}\n`);
+        process.stdout.write(`${r.valid ? paint.pass("ok     ") : paint.fail("INVALID")} ${r.path}\n`);
         for (const e of r.errors) process.stdout.write(`        ${e}\n`);
       }
     }
@@ -107,7 +110,10 @@ function formatSkills(view: SkillsView): string {
     out.push(`${s.name}  (rank ${s.rank}, ${s.form})${s.disabled ? "  [disabled]" : who}`);
     out.push(`  ${s.path}`);
   }
-  for (const s of view.shadowed) out.push(`shadowed: ${s.name}  ${s.path}  (by ${s.by.path})`);
+  for (const s of view.shadowed) {
+    const copy = identicalCopy(s) ? "; an identical copy, not a conflict" : "";
+    out.push(`shadowed: ${s.name}  ${s.path}  (by ${s.by.path}${copy})`);
+  }
   for (const p of view.problems) {
     out.push(`problem: ${p.path}`);
     for (const e of p.errors) out.push(`  ${e}`);

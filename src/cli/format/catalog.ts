@@ -50,10 +50,15 @@ export function formatCatalog(catalog: Catalog & { problems?: readonly ProviderP
         out.push(`  ${c.from} -> ${c.to} (${c.reason}): ${someNames(c.names)}`);
     }
   }
-  if (report.cut.length > 0) {
-    out.push("", `cut to fit the budget (${report.cut.length}):`);
-    const width = Math.max(...report.cut.map((c) => c.name.length));
-    for (const c of report.cut) {
+  for (const [by, title] of [
+    ["budget", "cut to fit the budget"],
+    ["descriptionMaxChars", "cut at catalog.descriptionMaxChars"],
+  ] as const) {
+    const cuts = report.cut.filter((c) => c.by === by);
+    if (cuts.length === 0) continue;
+    out.push("", `${title} (${cuts.length}):`);
+    const width = Math.max(...cuts.map((c) => c.name.length));
+    for (const c of cuts) {
       out.push(`  ${c.name.padEnd(width)}  ${c.original} -> ${c.kept} chars (-${c.original - c.kept})`);
     }
   }

@@ -1,15 +1,17 @@
 import type { JsonSchema } from "../../declare/types.js";
 import { mergeAllOf } from "./all-of.js";
 import { resolveLocalRef } from "./refs.js";
+import { dropSafeIntegerBounds } from "./safe-bounds.js";
 import { type ConvertedSchema, type ConvertOptions, isNode, type Node, type SchemaNote } from "./types.js";
 
 /**
  * JSON Schema -> Anthropic `input_schema`. Anthropic takes JSON Schema nearly whole; it needs an
  * object at the root and does not take oneOf/anyOf/allOf there. `$schema` is removed. Pure.
  */
-export function toAnthropic(schema: JsonSchema, options?: ConvertOptions): ConvertedSchema {
+export function toAnthropic(input: JsonSchema, options?: ConvertOptions): ConvertedSchema {
   const notes: SchemaNote[] = [];
   const sink = options?.notes === false ? undefined : notes;
+  const schema = dropSafeIntegerBounds(input, sink);
   // without $schema the schema is kept as it is (objectRoot copies before any change), so the
   // renderer can reuse the JSON it already made of the parameters
   if (!Object.hasOwn(schema, "$schema")) return { schema: objectRoot(schema, sink), notes };

@@ -3,6 +3,7 @@ import { mergeAllOf } from "./all-of.js";
 import { withMovedKeywords } from "./describe.js";
 import { rewriteOneOfAndConst } from "./one-of-const.js";
 import { resolveLocalRef } from "./refs.js";
+import { dropSafeIntegerBounds } from "./safe-bounds.js";
 import {
   type ConvertedSchema,
   type ConvertOptions,
@@ -52,8 +53,10 @@ interface Ctx {
  * branches and `["x","null"]` types -> `nullable`, `additionalProperties` dropped. The root is left
  * out when the tool takes no parameters (Gemini rejects an object without properties). Pure.
  */
-export function toGemini(schema: JsonSchema, options?: ConvertOptions): ConvertedSchema {
-  const ctx: Ctx = { root: schema, notes: options?.notes === false ? undefined : [] };
+export function toGemini(input: JsonSchema, options?: ConvertOptions): ConvertedSchema {
+  const notes = options?.notes === false ? undefined : [];
+  const schema = dropSafeIntegerBounds(input, notes);
+  const ctx: Ctx = { root: schema, notes };
   const out = convert(schema, "", ctx, []);
   if (!isNode(out.properties) || Object.keys(out.properties).length === 0) {
     ctx.notes?.push({ path: "", change: "no parameters: parameters left out" });

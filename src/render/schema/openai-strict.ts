@@ -3,6 +3,7 @@ import { mergeAllOf } from "./all-of.js";
 import { withMovedKeywords } from "./describe.js";
 import { rewriteOneOfAndConst } from "./one-of-const.js";
 import { resolveLocalRef, toDefsRef } from "./refs.js";
+import { dropSafeIntegerBounds } from "./safe-bounds.js";
 import {
   type ConvertedSchema,
   type ConvertOptions,
@@ -65,11 +66,14 @@ class NotStrict extends Error {
  * description. A schema strict mode cannot express (a free-form map, an untyped value) is sent
  * unchanged with `strict: false`, and the reason is noted. Pure: the input is never mutated.
  */
-export function toOpenAIStrict(schema: JsonSchema, options?: ConvertOptions): ConvertedSchema {
+export function toOpenAIStrict(input: JsonSchema, options?: ConvertOptions): ConvertedSchema {
   const notes: SchemaNote[] = [];
   const sink = options?.notes === false ? undefined : notes;
+  const bounds: SchemaNote[] = [];
+  const schema = dropSafeIntegerBounds(input, sink && bounds);
   const { $schema, ...root } = schema;
   if ($schema !== undefined) sink?.push({ path: "/$schema", change: "removed $schema" });
+  sink?.push(...bounds);
   try {
     const ctx: Ctx = { root, notes: sink, properties: 0, steps: 0 };
     const out = convertRoot(root, ctx);
@@ -82,6 +86,7 @@ export function toOpenAIStrict(schema: JsonSchema, options?: ConvertOptions): Co
     if (!(error instanceof NotStrict)) throw error;
     const loose: SchemaNote[] = [];
     if ($schema !== undefined) loose.push({ path: "/$schema", change: "removed $schema" });
+    loose.push(...bounds);
     loose.push({ path: error.path, change: `strict mode off: ${error.message}; schema sent as it is` });
     const out = { ...root };
     if (out.type === undefined) {

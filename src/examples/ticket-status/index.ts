@@ -1,5 +1,5 @@
-import type { AnyTool } from "../../src/declare/types.js";
-import type { Provider } from "../../src/register/types.js";
+import type { AnyTool } from "../../declare/types.js";
+import type { Provider } from "../../register/types.js";
 import { TicketStore } from "./store.js";
 import { ticketStatusTool } from "./tool.js";
 

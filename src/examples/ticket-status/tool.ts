@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineTool } from "../../src/declare/index.js";
+import { defineTool } from "../../declare/index.js";
 import { TICKET_STATUSES, type TicketStore } from "./store.js";
 
 const parameters = z.object({

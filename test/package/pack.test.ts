@@ -1,0 +1,258 @@
+// The package as a user gets it: `npm pack`, installed into a fresh project from the local npm cache
+// (no network), then imported, typechecked by a strict consumer, and run through its bin.
+import { execFileSync, spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { ROOT } from "../helpers/cli.js";
+import { consumerLock, type Lockfile } from "../helpers/consumer-lock.js";
+import { tempDir, tempProject } from "../helpers/tmp.js";
+
+const pkg = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8"));
+const NPM = process.platform === "win32" ? "npm.cmd" : "npm";
+const NPX = process.platform === "win32" ? "npx.cmd" : "npx";
+
+/**
+ * npm's environment for the child processes: the caller's, minus what `npm test` exported about
+ * this repository (npm_package_*, npm_lifecycle_*, the local prefix), which would point a nested
+ * npm back here. The cache location and the user's npmrc stay: the install reads that cache.
+ */
+function npmEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    const key = k.toLowerCase();
+    if (key.startsWith("npm_") && !["npm_config_cache", "npm_config_userconfig"].includes(key)) continue;
+    env[k] = v;
+  }
+  return {
+    ...env,
+    npm_config_offline: "true",
+    npm_config_audit: "false",
+    npm_config_fund: "false",
+    ...extra,
+  };
+}
+
+function sh(cmd: string, args: string[], cwd: string, env = npmEnv()) {
+  const r = spawnSync(cmd, args, { cwd, env, encoding: "utf8", timeout: 180_000 });
+  if (r.status !== 0)
+    throw new Error(`${cmd} ${args.join(" ")} exited ${r.status}:\n${r.stdout}\n${r.stderr}`);
+  return r.stdout;
+}
+
+/** The first ```ts block after the README's "## Library" heading. */
+function readmeLibraryExample(): string {
+  const readme = readFileSync(path.join(ROOT, "README.md"), "utf8");
+  const at = readme.indexOf("\n## Library\n");
+  expect(at, "README has a ## Library section").toBeGreaterThan(0);
+  const m = /```ts\n([\s\S]*?)```/.exec(readme.slice(at));
+  if (!m) throw new Error("README's Library section has no ```ts block");
+  return m[1]!;
+}
+
+const CONSUMER_TSCONFIG = {
+  compilerOptions: {
+    target: "ES2022",
+    // the AI SDK's declarations use fetch's DOM types (HeadersInit, ...), as its docs say
+    lib: ["ES2023", "DOM"],
+    module: "NodeNext",
+    moduleResolution: "NodeNext",
+    strict: true,
+    noUncheckedIndexedAccess: true,
+    exactOptionalPropertyTypes: true,
+    noImplicitOverride: true,
+    noPropertyAccessFromIndexSignature: true,
+    // Third-party declarations (ai, @openai/agents) do not compile under exactOptionalPropertyTypes,
+    // so they are skipped as most projects do; toolplane's own are checked for what they import
+    // in "ships built code" below.
+    skipLibCheck: true,
+    types: ["node"],
+    outDir: "out",
+    rootDir: "src",
+  },
+  include: ["src"],
+};
+
+// Public exports only: the root and the two adapter subpaths; a deep path must not resolve.
+const CONSUMER_MAIN = `import { type Catalog, type ToolResult, Toolplane } from "toolplane";
+import { aiSdkTools } from "toolplane/ai-sdk";
+import { openaiAgentsTools } from "toolplane/openai-agents";
+import { main } from "./weather.js";
+
+const cwd = process.argv[2];
+if (!cwd) throw new Error("usage: main.js DIR");
+const { catalog, result }: { catalog: Catalog; result: ToolResult | undefined } = await main(cwd, process.env);
+
+const plane = await Toolplane.open({ cwd, env: process.env, set: ["tools.examples=true"] });
+const ai = Object.keys(await aiSdkTools(plane)).sort();
+const agents = (await openaiAgentsTools(plane)).map((t) => t.name).sort();
+const grep = await plane.call("grep", { pattern: "needle" });
+await plane.close();
+
+let deep = "resolved";
+try {
+  // @ts-expect-error: only the package's exports are its interface
+  await import("toolplane/dist/src/index.js");
+} catch (error) {
+  deep = (error as { code?: string }).code ?? "failed";
+}
+console.log(JSON.stringify({
+  tools: catalog.tools.length,
+  prefixHash: catalog.prefixHash,
+  result,
+  ai,
+  agents,
+  grep: grep.content,
+  deep,
+}));
+`;
+
+describe("the package as installed from npm pack", () => {
+  let consumer: string;
+  let project: ReturnType<typeof tempProject>;
+  let files: string[];
+
+  beforeAll(() => {
+    if (!existsSync(path.join(ROOT, "dist", "src", "index.js")))
+      throw new Error("dist/ is missing: run `npm run build` (npm test builds before vitest)");
+    const dir = tempDir("tp-pack-");
+    // --ignore-scripts: npm test has just built dist/, and prepare would build it again
+    const packed = JSON.parse(
+      sh(NPM, ["pack", "--json", "--ignore-scripts", "--pack-destination", dir], ROOT),
+    )[0] as { filename: string; files: Array<{ path: string }> };
+    files = packed.files.map((f) => f.path);
+
+    consumer = path.join(dir, "consumer");
+    mkdirSync(path.join(consumer, "src"), { recursive: true });
+    const tarball = readFileSync(path.join(dir, packed.filename));
+    writeFileSync(path.join(consumer, packed.filename), tarball);
+    const dependencies = {
+      ai: pkg.devDependencies.ai,
+      "@openai/agents": pkg.devDependencies["@openai/agents"],
+      zod: pkg.dependencies.zod,
+      "@types/node": pkg.devDependencies["@types/node"],
+    };
+    const manifest = { ...pkg, dependencies: pkg.dependencies };
+    writeFileSync(
+      path.join(consumer, "package.json"),
+      JSON.stringify({
+        name: "consumer",
+        private: true,
+        type: "module",
+        dependencies: { ...dependencies, toolplane: `file:${packed.filename}` },
+      }),
+    );
+    const repoLock = JSON.parse(readFileSync(path.join(ROOT, "package-lock.json"), "utf8")) as Lockfile;
+    const lock = consumerLock({
+      repoLock,
+      name: "consumer",
+      dependencies,
+      packed: {
+        manifest,
+        file: packed.filename,
+        integrity: `sha512-${createHash("sha512").update(tarball).digest("base64")}`,
+      },
+    });
+    writeFileSync(path.join(consumer, "package-lock.json"), JSON.stringify(lock, null, 2));
+    sh(NPM, ["ci", "--offline", "--no-audit", "--no-fund", "--loglevel=error"], consumer);
+
+    writeFileSync(path.join(consumer, "tsconfig.json"), JSON.stringify(CONSUMER_TSCONFIG, null, 2));
+    writeFileSync(path.join(consumer, "src", "weather.ts"), readmeLibraryExample());
+    writeFileSync(path.join(consumer, "src", "main.ts"), CONSUMER_MAIN);
+    project = tempProject({ "notes.txt": "a needle in a haystack\n" });
+  }, 300_000);
+
+  it("ships built code, docs and the licence, and nothing it does not need", () => {
+    for (const f of [
+      "package.json",
+      "README.md",
+      "LICENSE",
+      "dist/src/index.js",
+      "dist/src/index.d.ts",
+      "dist/src/cli/main.js",
+      "dist/src/adapters/ai-sdk.js",
+      "dist/src/adapters/openai-agents.js",
+      "dist/src/examples/ticket-status/index.js",
+    ])
+      expect(files).toContain(f);
+    expect(files.filter((f) => /^(dist\/(test|bench|examples)|src|test|bench)\//.test(f))).toEqual([]);
+    // a source map is shipped only with its sources (inside it, or beside it in the tarball)
+    for (const map of files.filter((f) => f.endsWith(".map"))) {
+      const parsed = JSON.parse(readFileSync(path.join(consumer, "node_modules", "toolplane", map), "utf8"));
+      const sources = (parsed.sources as string[]).map((s) => path.posix.join(path.posix.dirname(map), s));
+      const inline = Array.isArray(parsed.sourcesContent) && parsed.sourcesContent.every(Boolean);
+      expect(inline || sources.every((s) => files.includes(s)), `${map} without its sources`).toBe(true);
+    }
+  });
+
+  it("its code and declarations import only shipped files, dependencies, peers and node builtins", () => {
+    const allowed = new Set([...Object.keys(pkg.dependencies), ...Object.keys(pkg.peerDependencies ?? {})]);
+    const bad: string[] = [];
+    let checked = 0;
+    for (const file of files.filter((f) => f.endsWith(".js") || f.endsWith(".d.ts"))) {
+      const text = readFileSync(path.join(consumer, "node_modules", "toolplane", file), "utf8");
+      const specifiers =
+        /^\s*(?:import|export)\s[^'"]*?from\s+["']([^"']+)["']|^\s*import\s+["']([^"']+)["']|\bimport\(\s*["']([^"']+)["']\s*\)/gm;
+      for (const m of text.matchAll(specifiers)) {
+        const spec = (m[1] ?? m[2] ?? m[3])!;
+        checked++;
+        if (spec.startsWith(".")) {
+          const target = path.posix.join(path.posix.dirname(file), spec);
+          const wanted = file.endsWith(".d.ts") ? target.replace(/\.js$/, ".d.ts") : target;
+          if (!files.includes(wanted)) bad.push(`${file}: ${spec}`);
+        } else if (!spec.startsWith("node:")) {
+          const name = spec.startsWith("@") ? spec.split("/").slice(0, 2).join("/") : spec.split("/")[0]!;
+          if (!allowed.has(name)) bad.push(`${file}: ${spec}`);
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(200);
+    expect(bad).toEqual([]);
+  });
+
+  it("declares the metadata a registry page shows", () => {
+    const installed = JSON.parse(
+      readFileSync(path.join(consumer, "node_modules", "toolplane", "package.json"), "utf8"),
+    );
+    expect(installed.license).toBe("MIT");
+    expect(readFileSync(path.join(consumer, "node_modules", "toolplane", "LICENSE"), "utf8")).toMatch(
+      /^MIT License/,
+    );
+    for (const field of ["repository", "homepage", "bugs", "keywords", "files"])
+      expect(installed[field], field).toBeTruthy();
+  });
+
+  it("a strict consumer using public exports only (and the README's example) typechecks and runs", () => {
+    const tsc = path.join(ROOT, "node_modules", "typescript", "bin", "tsc");
+    const check = spawnSync(process.execPath, [tsc, "-p", consumer], { encoding: "utf8" });
+    expect(check.stdout + check.stderr, "tsc errors").toBe("");
+    expect(check.status).toBe(0);
+    const out = execFileSync(process.execPath, [path.join(consumer, "out", "main.js"), project.repo], {
+      cwd: consumer,
+      env: { ...project.env, TOOLPLANE_HOME: path.join(project.home, ".toolplane") },
+      encoding: "utf8",
+    });
+    const r = JSON.parse(out);
+    expect(r.tools).toBeGreaterThanOrEqual(4);
+    expect(r.prefixHash).toMatch(/^[0-9a-f]{64}$/);
+    expect(r.result).toMatchObject({ tool: "weather", isError: false });
+    expect(r.result.content).toEqual([{ type: "text", text: "Lisbon: 16 °C" }]);
+    expect(r.ai).toContain("ticket_status");
+    expect(r.agents).toContain("ticket_status");
+    // grep runs ripgrep from its platform package, as installed
+    expect(JSON.stringify(r.grep)).toContain("notes.txt");
+    expect(r.deep).toBe("ERR_PACKAGE_PATH_NOT_EXPORTED");
+  });
+
+  it("the bin runs through npx: --version and catalog", () => {
+    const env = npmEnv({ HOME: project.home, TOOLPLANE_HOME: path.join(project.home, ".toolplane") });
+    expect(sh(NPX, ["--offline", "toolplane", "--version"], consumer, env).trim()).toBe(pkg.version);
+    const catalog = JSON.parse(
+      sh(NPX, ["--offline", "toolplane", "catalog", "--json", "--cwd", project.repo], consumer, env),
+    );
+    const names = (catalog.tools as Array<{ name: string }>).map((t) => t.name);
+    expect(names).toEqual(expect.arrayContaining(["read", "grep", "glob"]));
+    expect(catalog.prefixHash).toMatch(/^[0-9a-f]{64}$/);
+  });
+});
