@@ -2,6 +2,7 @@ import { constants, type Stats } from "node:fs";
 import { type FileHandle, open, readFile, stat } from "node:fs/promises";
 import type { ToolContext } from "../../declare/types.js";
 import { describeFsError, FileToolError } from "../errors.js";
+import { recordRead } from "../file-state.js";
 import { configInt, LINE_MAX_CHARS, MEDIA_MAX_BYTES, READ_MAX_BYTES, READ_MAX_LINES } from "../limits.js";
 import { workspacePath } from "../workspace-path.js";
 import { listDirectory } from "./directory.js";
@@ -57,7 +58,7 @@ export type ReadValue = TextPage | DirectoryPage | MediaValue;
 
 export async function readPath(
   args: ReadArgs,
-  ctx: Pick<ToolContext, "cwd" | "workspace" | "config"> & { signal?: AbortSignal },
+  ctx: Pick<ToolContext, "cwd" | "workspace" | "config" | "session"> & { signal?: AbortSignal },
 ): Promise<ReadValue> {
   const target = workspacePath(args.path, ctx);
   const offset = args.offset ?? 1;
@@ -117,6 +118,7 @@ export async function readPath(
     const start = await index.lineStart(fh, offset, ctx.signal);
     if (start === undefined || start >= size) {
       if (offset === 1) {
+        await recordRead(ctx.session, target.real, fh, fst);
         return {
           kind: "file" as const,
           path: target.shown,
@@ -139,6 +141,8 @@ export async function readPath(
       maxBytes: READ_MAX_BYTES,
       lineMaxChars: configInt(ctx.config, "results.lineMaxChars", LINE_MAX_CHARS),
     });
+    // the version the model saw: edit and write refuse a file not read, or changed, since
+    await recordRead(ctx.session, target.real, fh, fst);
     const next = offset + page.lines.length;
     const atEnd = page.end >= size;
     // both ends of a served page: re-reading it, or reading on, needs no chunk lookup
