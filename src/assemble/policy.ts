@@ -14,7 +14,10 @@ export const CODING_ACTION_DEFAULTS = { command: "ask", write: "ask" } as const;
  * tools ask, unless any rule of the user's is about that action, which then replaces the default.
  */
 export function sessionPolicy(config: Config): PermissionPolicy {
-  const policy = { ...policyFromConfig(config.values, config.projectRoot), actionDefaults: CODING_ACTION_DEFAULTS };
+  const policy = {
+    ...policyFromConfig(config.values, config.projectRoot),
+    actionDefaults: CODING_ACTION_DEFAULTS,
+  };
   const userDecides = policy.rules.some((r) => r.rule.action === MCP_ACTIONS.destructive);
   if (userDecides) return policy;
   const defaults = MCP_DEFAULT_RULES.map((rule) => ({

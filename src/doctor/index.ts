@@ -4,6 +4,7 @@ import { attachmentCheck } from "./filter.js";
 import { deletionCheck } from "./invalidate.js";
 import { attributionCheck, overrideCheck } from "./register.js";
 import { budgetCheck, volatileCheck } from "./render.js";
+import { sandboxCheck } from "./sandbox.js";
 import type { DoctorContext, DoctorReport } from "./types.js";
 
 export type { DoctorCheck, DoctorContext, DoctorReport } from "./types.js";
@@ -30,6 +31,18 @@ export async function runDoctor(ctx: DoctorContext): Promise<DoctorReport> {
   const deletion = await deletionCheck(ctx, audit, before);
   const volatile = await volatileCheck(ctx);
   return {
-    checks: [schema, leaks, overrides, attribution, stale, rename, attachment, budget, volatile, deletion],
+    checks: [
+      schema,
+      leaks,
+      overrides,
+      attribution,
+      stale,
+      rename,
+      attachment,
+      budget,
+      volatile,
+      deletion,
+      sandboxCheck(ctx),
+    ],
   };
 }

@@ -287,16 +287,23 @@ export class ExecutionHost {
       );
     }
     // every request is decided; deny wins over ask, and the asks of one call are approved together
-    const decided = requests.map((request) => ({ request, decision: evaluatePermission(request, this.options.policy) }));
+    const decided = requests.map((request) => ({
+      request,
+      decision: evaluatePermission(request, this.options.policy),
+    }));
     const denied = decided.find((d) => d.decision.effect === "deny");
     if (denied) {
-      throw new CallFailure("permission_denied", `${denied.decision.message}. Do not retry this call as it is.`);
+      throw new CallFailure(
+        "permission_denied",
+        `${denied.decision.message}. Do not retry this call as it is.`,
+      );
     }
     const asks = decided.filter((d) => d.decision.effect === "ask");
     if (asks.length === 0) return;
     const first = asks[0]!;
     const messages = [...new Set(asks.map((a) => a.decision.message))];
-    const decision = messages.length === 1 ? first.decision : { ...first.decision, message: messages.join("; ") };
+    const decision =
+      messages.length === 1 ? first.decision : { ...first.decision, message: messages.join("; ") };
     const ask = this.options.ask;
     const request: AskRequest = { call, tool: tool.name, decision, request: first.request };
     if (requests.length > 1) request.pending = asks;

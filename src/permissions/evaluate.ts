@@ -111,7 +111,11 @@ export function evaluatePermission(request: PermissionRequest, policy: Permissio
     );
   }
   if (request.floor) {
-    verdicts.push({ effect: request.floor.effect, origin: `the tool: ${request.floor.reason}`, subject: "the call" });
+    verdicts.push({
+      effect: request.floor.effect,
+      origin: `the tool: ${request.floor.reason}`,
+      subject: "the call",
+    });
   }
   const decided = verdicts.reduce((a, b) => (SEVERITY[b.effect] > SEVERITY[a.effect] ? b : a));
   return {
@@ -208,11 +212,14 @@ function pathMatches(rule: PermissionRule, p: RequestPath, policy: PermissionPol
   const candidates = strict ? [p.real] : [p.real, p.lexical];
   return candidates.some((c) => {
     const normal = c.normalize("NFC");
-    if (absoluteGlob) return match(normal) || (!strict && p.subtree === true && mayMatchBelow(rule.path!, normal, nocase));
+    if (absoluteGlob)
+      return match(normal) || (!strict && p.subtree === true && mayMatchBelow(rule.path!, normal, nocase));
     const rel = c === p.real ? p.relative : p.lexicalRelative;
     if (rel === undefined) return false;
     const relNormal = rel.normalize("NFC");
-    return match(relNormal) || (!strict && p.subtree === true && mayMatchBelow(rule.path!, relNormal, nocase));
+    return (
+      match(relNormal) || (!strict && p.subtree === true && mayMatchBelow(rule.path!, relNormal, nocase))
+    );
   });
 }
 

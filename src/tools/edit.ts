@@ -58,7 +58,9 @@ export async function editFile(
   const target = writeTarget(args.path, ctx, "edit");
   const file = await currentFile(target, ctx, "edit");
   if (file === undefined) {
-    throw new FileToolError(`${target.shown} does not exist: create it with write (glob finds files by name)`);
+    throw new FileToolError(
+      `${target.shown} does not exist: create it with write (glob finds files by name)`,
+    );
   }
   if (args.oldString === args.newString) {
     throw new FileToolError("oldString and newString are the same: there is nothing to change");
@@ -66,7 +68,9 @@ export async function editFile(
   const bom = file.bytes.subarray(0, 3).equals(BOM);
   const body = bom ? file.bytes.subarray(3) : file.bytes;
   if (!isUtf8(body)) {
-    throw new FileToolError(`${target.shown} is not UTF-8 text: edit changes UTF-8 files only; use bash for this one`);
+    throw new FileToolError(
+      `${target.shown} is not UTF-8 text: edit changes UTF-8 files only; use bash for this one`,
+    );
   }
   const raw = body.toString("utf8");
   // read shows lines without their CR: in a CRLF file, match on LF text and put the CRs back
@@ -81,7 +85,9 @@ export async function editFile(
         "include more of the surrounding lines so it matches one place, or set replaceAll to change every occurrence",
     );
   }
-  const changed = args.replaceAll ? text.split(args.oldString).join(args.newString) : spliceAt(text, at[0]!, args);
+  const changed = args.replaceAll
+    ? text.split(args.oldString).join(args.newString)
+    : spliceAt(text, at[0]!, args);
   const out = crlf ? changed.replace(/\n/g, "\r\n") : changed;
   const bytes = Buffer.from(out, "utf8");
   const data = bom ? Buffer.concat([BOM, bytes]) : bytes;
@@ -136,7 +142,9 @@ function notFound(text: string, raw: string, old: string, shown: string): FileTo
         "or change it with bash",
     );
   }
-  return new FileToolError(`${base}: it must match the file exactly. Read the file again and copy the text to replace from it`);
+  return new FileToolError(
+    `${base}: it must match the file exactly. Read the file again and copy the text to replace from it`,
+  );
 }
 
 /** The first line where the old text matches line by line once each line is trimmed. */

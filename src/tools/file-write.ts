@@ -48,7 +48,11 @@ export interface CurrentFile {
  * changed since (compared by content: a file touched but unchanged is still the one it read).
  * Returns undefined when the file does not exist.
  */
-export async function currentFile(target: WriteTarget, ctx: Ctx, tool: string): Promise<CurrentFile | undefined> {
+export async function currentFile(
+  target: WriteTarget,
+  ctx: Ctx,
+  tool: string,
+): Promise<CurrentFile | undefined> {
   let fh: FileHandle;
   try {
     // O_NOFOLLOW: a symlink put in place since the path was resolved is refused, not followed
@@ -56,14 +60,16 @@ export async function currentFile(target: WriteTarget, ctx: Ctx, tool: string): 
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === "ENOENT") return undefined;
-    if (code === "ELOOP") throw new FileToolError(`${target.shown} became a symlink after it was checked: read it again`);
+    if (code === "ELOOP")
+      throw new FileToolError(`${target.shown} became a symlink after it was checked: read it again`);
     throw describeFsError(err, target.shown);
   }
   try {
     await sameFileAsResolved(fh, target);
     const st = await fh.stat({ bigint: true });
     if (st.isDirectory()) throw new FileToolError(`${target.shown} is a folder: ${tool} changes files`);
-    if (!st.isFile()) throw new FileToolError(`${target.shown} is not a regular file: ${tool} changes regular files only`);
+    if (!st.isFile())
+      throw new FileToolError(`${target.shown} is not a regular file: ${tool} changes regular files only`);
     const seen = ctx.session?.files.get(target.real);
     if (seen === undefined) {
       throw new FileToolError(
@@ -130,7 +136,11 @@ export async function replaceFile(
   const tmp = path.join(dir, `.${path.basename(target.real)}.${randomBytes(6).toString("hex")}.tmp`);
   let fh: FileHandle;
   try {
-    fh = await open(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+    fh = await open(
+      tmp,
+      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+      0o600,
+    );
   } catch (err) {
     throw describeFsError(err, target.shown);
   }
@@ -139,7 +149,9 @@ export async function replaceFile(
     if (process.platform === "linux") {
       const actual = await readlink(`/proc/self/fd/${fh.fd}`).catch(() => tmp);
       if (actual !== tmp || !isInside(path.dirname(actual), root)) {
-        throw new FileToolError(`the folder of ${target.shown} moved out of the workspace while it was written`);
+        throw new FileToolError(
+          `the folder of ${target.shown} moved out of the workspace while it was written`,
+        );
       }
     }
     await fh.writeFile(data);
@@ -151,7 +163,8 @@ export async function replaceFile(
     await rename(tmp, target.real);
     renamed = true;
     const st = await lstat(target.real, { bigint: true });
-    if (st.ino !== ino) throw new FileToolError(`${target.shown} was replaced by something else while it was written`);
+    if (st.ino !== ino)
+      throw new FileToolError(`${target.shown} was replaced by something else while it was written`);
     return { mtimeMs: Number(st.mtimeMs), size: Number(st.size), hash: sha256(data), version: versionOf(st) };
   } catch (err) {
     await fh.close().catch(() => {});

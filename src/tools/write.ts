@@ -50,9 +50,18 @@ export async function writeFile(
   const data = Buffer.from(args.content, "utf8");
   const snapshot = await replaceFile(target, data, before?.mode, ctx.workspace);
   ctx.session?.files.set(target.real, snapshot);
-  const lines = args.content === "" ? 0 : args.content.split("\n").length - (args.content.endsWith("\n") ? 1 : 0);
+  const lines =
+    args.content === "" ? 0 : args.content.split("\n").length - (args.content.endsWith("\n") ? 1 : 0);
   if (before === undefined) {
-    return { path: target.shown, created: true, bytes: data.length, lines, added: lines, removed: 0, diff: "" };
+    return {
+      path: target.shown,
+      created: true,
+      bytes: data.length,
+      lines,
+      added: lines,
+      removed: 0,
+      diff: "",
+    };
   }
   const diff = unifiedDiff(target.shown, before.bytes.toString("utf8"), args.content);
   return {

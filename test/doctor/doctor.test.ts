@@ -28,13 +28,15 @@ const IDS = [
   "render/over-budget",
   "render/volatile-in-stable-prefix",
   "invalidate/missed-deletion",
+  "tools/sandbox",
 ];
 
 describe("toolplane doctor", () => {
   it("passes every check on a clean project that uses modules, scope layers and expectations", () => {
     const { repo, env } = tempProject({
       ".toolplane/config.json": JSON.stringify({
-        tools: { modules: [{ path: "tools/review.mjs", layer: "preset:review" }] },
+        // the sandbox row is tested apart (test/cli/bash.test.ts); off passes on any machine
+        tools: { modules: [{ path: "tools/review.mjs", layer: "preset:review" }], sandbox: "off" },
         doctor: { expect: { "preset:review": ["review_diff", "ticket_status", "deploy"] } },
       }),
       "tools/review.mjs": `export const tools = [{ name: "review_diff", description: "Review a diff and list the problems found. Not for applying fixes.",
@@ -112,7 +114,8 @@ describe("toolplane doctor", () => {
         "disable-model-invocation: true\n",
       ),
     });
-    const r = doctor(repo, env);
+    // the sandbox row: bubblewrap missing (a path where there is none)
+    const r = doctor(repo, { ...env, TOOLPLANE_BWRAP: "/nonexistent/bwrap" });
     expect(r.code).toBe(1);
     for (const c of r.report.checks) {
       expect(c.ok, `${c.station}/${c.check}: ${c.detail}`).toBe(false);

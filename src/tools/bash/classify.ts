@@ -203,7 +203,12 @@ class Walker {
         changed ||= after.cwd !== scope.cwd;
         continue;
       }
-      if (c.field === "value" || c.field === "initializer" || c.field === "update" || !isStatementType(c.type)) {
+      if (
+        c.field === "value" ||
+        c.field === "initializer" ||
+        c.field === "update" ||
+        !isStatementType(c.type)
+      ) {
         // `for f in $(ls)`, `case $(cmd) in`: words, with commands only inside substitutions
         this.substitutions(c, run, depth);
         continue;
@@ -231,6 +236,16 @@ class Walker {
     for (const c of n.children) {
       if (c.field === "body") {
         // the redirections are opened before the body runs: from the directory it starts in
+        if (c.type === "list") {
+          // tree-sitter-bash hangs `a && b > f` on the list; bash gives `> f` to b alone, which
+          // runs where a left the shell
+          const items = c.children.filter((x) => x.named);
+          const head = { ...c, children: c.children.slice(0, c.children.indexOf(items.at(-1)!)) };
+          const beforeLast = items.length > 1 ? this.list(head, scope, depth) : scope;
+          const redirects = n.children.filter((x) => x.field !== "body" && x.named);
+          for (const r of redirects) this.redirect(r, beforeLast, depth);
+          return this.statement(items.at(-1)!, beforeLast, depth);
+        }
         after = c.type === "command" ? this.command(c, scope, depth, []) : this.statement(c, scope, depth);
       } else if (c.named) this.redirect(c, scope, depth);
     }
@@ -326,6 +341,8 @@ class Walker {
       const p = parseOptions(args, wrapper);
       const inner = wrapper.skipFirstOperand ? p.operands.slice(1) : p.operands;
       // `exec 3> f` only opens files (its redirections are classified apart)
+      // `command -v x` only looks a name up
+      if (base === "command" && (p.options.has("-v") || p.options.has("-V"))) return scope;
       if (inner.length > 0) return this.simple(inner, scope, depth, text, how);
       if (base === "exec" || base === "command" || base === "builtin") return scope;
     }
@@ -344,20 +361,30 @@ class Walker {
       how.stdinArgs === true
         ? [
             ...args.map((a) =>
-              how.replace !== undefined && (a.value ?? "").includes(how.replace) ? { ...a, value: undefined } : a,
+              how.replace !== undefined && (a.value ?? "").includes(how.replace)
+                ? { ...a, value: undefined }
+                : a,
             ),
-            ...(how.replace === undefined ? [{ ...literal("<arguments read from input>"), value: undefined }] : []),
+            ...(how.replace === undefined
+              ? [{ ...literal("<arguments read from input>"), value: undefined }]
+              : []),
           ]
         : args;
     const site: Site = {
       name: base,
       args: argsForHandler,
       write(target, opts = {}) {
-        const t = typeof target === "string" ? (target === "\0" ? { ...literal("<unknown>"), value: undefined } : literal(target)) : target;
+        const t =
+          typeof target === "string"
+            ? target === "\0"
+              ? { ...literal("<unknown>"), value: undefined }
+              : literal(target)
+            : target;
         let subtree = opts.subtree === true;
         if (how.placeholderRoots && t.value?.includes("{}")) {
           // find -exec: {} is each file found below the roots
-          for (const root of how.placeholderRoots) walker.write(root, scope, { subtree: true, base: opts.base }, base);
+          for (const root of how.placeholderRoots)
+            walker.write(root, scope, { subtree: true, base: opts.base }, base);
           return;
         }
         if (t.value === undefined && how.stdinArgs) {
@@ -383,7 +410,10 @@ class Walker {
           return;
         }
         const parsed = walker.options.parse(word.value);
-        new Walker(parsed.source, walker.options, walker.out, walker.nesting + 1).program(parsed, copy(scope));
+        new Walker(parsed.source, walker.options, walker.out, walker.nesting + 1).program(
+          parsed,
+          copy(scope),
+        );
       },
     };
     classifyCommand(site);
@@ -402,7 +432,14 @@ class Walker {
     for (; i < args.length; i++) {
       const v = args[i]!.value;
       if (v === undefined) break;
-      if (v === "-u" || v === "--unset" || v === "-C" || v === "--chdir" || v === "-S" || v === "--split-string") {
+      if (
+        v === "-u" ||
+        v === "--unset" ||
+        v === "-C" ||
+        v === "--chdir" ||
+        v === "-S" ||
+        v === "--split-string"
+      ) {
         if (v === "-C" || v === "--chdir" || v === "-S" || v === "--split-string") {
           this.ask(`env ${v} changes what runs or where`, text);
         }
@@ -453,14 +490,25 @@ class Walker {
     return trimSlash(path.posix.normalize(path.posix.join(cwd, v)));
   }
 
-  private write(word: Word, scope: Scope, opts: { subtree: boolean; base?: string | undefined }, via: string): void {
+  private write(
+    word: Word,
+    scope: Scope,
+    opts: { subtree: boolean; base?: string | undefined },
+    via: string,
+  ): void {
     if (word.value === undefined) {
       this.ask(`${via} writes to a path only known when it runs (${word.raw})`, word.raw);
       return;
     }
     if (word.value === "") return;
     let cwd = scope.cwd;
-    if (opts.base !== undefined && opts.base !== ".") cwd = cwd === undefined ? (opts.base.startsWith("/") ? opts.base : undefined) : this.resolve(opts.base, cwd);
+    if (opts.base !== undefined && opts.base !== ".")
+      cwd =
+        cwd === undefined
+          ? opts.base.startsWith("/")
+            ? opts.base
+            : undefined
+          : this.resolve(opts.base, cwd);
     const resolved = this.resolve(word.value, cwd);
     if (resolved === undefined) {
       this.ask(`${via} writes to ${word.value} in a directory only known when it runs`, word.raw);

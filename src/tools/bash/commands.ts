@@ -20,7 +20,12 @@ type Handler = (site: Site) => void;
 
 /** A literal word, for handlers that must name a path the command does not spell out. */
 export function literal(value: string): Word {
-  return { raw: value, value, glob: false, node: { type: "word", field: undefined, named: true, start: 0, end: 0, broken: false, children: [] } };
+  return {
+    raw: value,
+    value,
+    glob: false,
+    node: { type: "word", field: undefined, named: true, start: 0, end: 0, broken: false, children: [] },
+  };
 }
 
 const each = (site: Site, words: Word[], subtree = false) => {
@@ -51,7 +56,10 @@ const chmodLike =
 const copyLike =
   (removesSources: boolean): Handler =>
   (s) => {
-    const p = parseOptions(s.args, { short: "tS", long: ["target-directory", "suffix", "backup", "reflink", "sparse", "preserve", "no-preserve"] });
+    const p = parseOptions(s.args, {
+      short: "tS",
+      long: ["target-directory", "suffix", "backup", "reflink", "sparse", "preserve", "no-preserve"],
+    });
     const targetDir = valuesOf(p, "-t", "--target-directory");
     const recursive = removesSources || has(p, "-r", "-R", "--recursive", "-a", "--archive");
     if (targetDir.length > 0) {
@@ -80,7 +88,10 @@ const ln: Handler = (s) => {
 };
 
 const install: Handler = (s) => {
-  const p = parseOptions(s.args, { short: "mogtSD", long: ["mode", "owner", "group", "target-directory", "suffix"] });
+  const p = parseOptions(s.args, {
+    short: "mogtSD",
+    long: ["mode", "owner", "group", "target-directory", "suffix"],
+  });
   const targetDir = valuesOf(p, "-t", "--target-directory");
   if (has(p, "-d", "--directory")) return each(s, p.operands);
   if (targetDir.length > 0) for (const d of targetDir) s.write(d);
@@ -96,7 +107,11 @@ const tee: Handler = (s) => {
 };
 
 const sed: Handler = (s) => {
-  const p = parseOptions(s.args, { short: "efl", long: ["expression", "file", "line-length"], attached: "i" });
+  const p = parseOptions(s.args, {
+    short: "efl",
+    long: ["expression", "file", "line-length"],
+    attached: "i",
+  });
   if (!has(p, "-i", "--in-place")) return;
   const scripted = has(p, "-e", "-f", "--expression", "--file");
   each(s, scripted ? p.operands : p.operands.slice(1));
@@ -112,7 +127,19 @@ const perl: Handler = (s) => {
 const sort: Handler = (s) => {
   const p = parseOptions(s.args, {
     short: "kotST",
-    long: ["key", "output", "field-separator", "buffer-size", "temporary-directory", "parallel", "files0-from", "compress-program", "batch-size", "random-source", "sort"],
+    long: [
+      "key",
+      "output",
+      "field-separator",
+      "buffer-size",
+      "temporary-directory",
+      "parallel",
+      "files0-from",
+      "compress-program",
+      "batch-size",
+      "random-source",
+      "sort",
+    ],
   });
   for (const o of valuesOf(p, "-o", "--output")) s.write(o === "\0" ? dynamicWord(o) : o);
 };
@@ -136,7 +163,25 @@ const tar: Handler = (s) => {
     letters = first;
     args.shift();
   }
-  const p = parseOptions(args, { short: "fCbgHKLNTVX", long: ["file", "directory", "exclude", "files-from", "blocking-factor", "transform", "owner", "group", "mode", "mtime", "newer", "use-compress-program", "label", "format"] });
+  const p = parseOptions(args, {
+    short: "fCbgHKLNTVX",
+    long: [
+      "file",
+      "directory",
+      "exclude",
+      "files-from",
+      "blocking-factor",
+      "transform",
+      "owner",
+      "group",
+      "mode",
+      "mtime",
+      "newer",
+      "use-compress-program",
+      "label",
+      "format",
+    ],
+  });
   let file = valuesOf(p, "-f", "--file");
   const operands = [...p.operands];
   if (letters.includes("f") && file.length === 0 && operands.length > 0) {
@@ -149,7 +194,13 @@ const tar: Handler = (s) => {
     s.write(dirs.length > 0 ? dirs[dirs.length - 1]! : ".", { subtree: true });
     return;
   }
-  if (mode("c", "create") || mode("r", "append") || mode("u", "update") || mode("A", "catenate") || has(p, "--delete")) {
+  if (
+    mode("c", "create") ||
+    mode("r", "append") ||
+    mode("u", "update") ||
+    mode("A", "catenate") ||
+    has(p, "--delete")
+  ) {
     for (const f of file) if (f !== "-") s.write(f === "\0" ? dynamicWord(f) : f);
   }
 };
@@ -175,17 +226,50 @@ const compressor: Handler = (s) => {
 };
 
 const patch: Handler = (s) => {
-  const p = parseOptions(s.args, { short: "pioDdBrVYzFg", long: ["strip", "input", "output", "directory", "reject-file", "backup-if-mismatch", "prefix", "suffix"] });
+  const p = parseOptions(s.args, {
+    short: "pioDdBrVYzFg",
+    long: ["strip", "input", "output", "directory", "reject-file", "backup-if-mismatch", "prefix", "suffix"],
+  });
   if (has(p, "--dry-run")) return;
   const out = valuesOf(p, "-o", "--output");
-  if (out.length > 0) return out.forEach((o) => s.write(o));
+  if (out.length > 0) {
+    for (const o of out) s.write(o);
+    return;
+  }
   if (p.operands.length > 0) return s.write(p.operands[0]!);
   const d = valuesOf(p, "-d", "--directory");
   s.write(d.length > 0 ? d[0]! : ".", { subtree: true });
 };
 
 const rsync: Handler = (s) => {
-  const p = parseOptions(s.args, { short: "efBTM", long: ["rsh", "filter", "exclude", "include", "exclude-from", "include-from", "files-from", "temp-dir", "partial-dir", "backup-dir", "suffix", "chmod", "chown", "log-file", "password-file", "rsync-path", "timeout", "bwlimit", "compare-dest", "copy-dest", "link-dest", "max-size", "min-size"] });
+  const p = parseOptions(s.args, {
+    short: "efBTM",
+    long: [
+      "rsh",
+      "filter",
+      "exclude",
+      "include",
+      "exclude-from",
+      "include-from",
+      "files-from",
+      "temp-dir",
+      "partial-dir",
+      "backup-dir",
+      "suffix",
+      "chmod",
+      "chown",
+      "log-file",
+      "password-file",
+      "rsync-path",
+      "timeout",
+      "bwlimit",
+      "compare-dest",
+      "copy-dest",
+      "link-dest",
+      "max-size",
+      "min-size",
+    ],
+  });
   if (has(p, "-n", "--dry-run") || p.operands.length < 2) return;
   const dest = p.operands[p.operands.length - 1]!;
   if (dest.value !== undefined && /^[^/]*:/.test(dest.value)) return; // remote: nothing written here
@@ -196,11 +280,57 @@ const rsync: Handler = (s) => {
 const curl: Handler = (s) => {
   const p = parseOptions(s.args, {
     short: "oDcdHXuAeFTxwmbrKEyYzCQtUP",
-    long: ["output", "dump-header", "cookie-jar", "data", "data-raw", "data-binary", "data-urlencode", "header", "request", "user", "user-agent", "referer", "form", "upload-file", "proxy", "write-out", "max-time", "cookie", "range", "config", "cert", "key", "output-dir", "connect-timeout", "retry", "url", "json", "trace", "trace-ascii", "stderr", "etag-save", "hsts", "alt-svc"],
+    long: [
+      "output",
+      "dump-header",
+      "cookie-jar",
+      "data",
+      "data-raw",
+      "data-binary",
+      "data-urlencode",
+      "header",
+      "request",
+      "user",
+      "user-agent",
+      "referer",
+      "form",
+      "upload-file",
+      "proxy",
+      "write-out",
+      "max-time",
+      "cookie",
+      "range",
+      "config",
+      "cert",
+      "key",
+      "output-dir",
+      "connect-timeout",
+      "retry",
+      "url",
+      "json",
+      "trace",
+      "trace-ascii",
+      "stderr",
+      "etag-save",
+      "hsts",
+      "alt-svc",
+    ],
   });
   const dir = valuesOf(p, "--output-dir");
   const base = dir.length > 0 && dir[0] !== "\0" ? dir[0] : undefined;
-  for (const o of valuesOf(p, "-o", "--output", "-D", "--dump-header", "-c", "--cookie-jar", "--trace", "--trace-ascii", "--stderr", "--etag-save")) {
+  for (const o of valuesOf(
+    p,
+    "-o",
+    "--output",
+    "-D",
+    "--dump-header",
+    "-c",
+    "--cookie-jar",
+    "--trace",
+    "--trace-ascii",
+    "--stderr",
+    "--etag-save",
+  )) {
     if (o === "-") continue;
     s.write(o === "\0" ? dynamicWord(o) : o, base !== undefined ? { base } : {});
   }
@@ -208,10 +338,38 @@ const curl: Handler = (s) => {
 };
 
 const wget: Handler = (s) => {
-  const p = parseOptions(s.args, { short: "OPoaeiTtwUYQDAIXRlB", long: ["output-document", "directory-prefix", "output-file", "append-output", "input-file", "timeout", "tries", "wait", "user-agent", "user", "password", "header", "post-data", "post-file", "load-cookies", "save-cookies", "accept", "reject", "level", "domains", "base"] });
+  const p = parseOptions(s.args, {
+    short: "OPoaeiTtwUYQDAIXRlB",
+    long: [
+      "output-document",
+      "directory-prefix",
+      "output-file",
+      "append-output",
+      "input-file",
+      "timeout",
+      "tries",
+      "wait",
+      "user-agent",
+      "user",
+      "password",
+      "header",
+      "post-data",
+      "post-file",
+      "load-cookies",
+      "save-cookies",
+      "accept",
+      "reject",
+      "level",
+      "domains",
+      "base",
+    ],
+  });
   if (has(p, "--spider")) return;
   const doc = valuesOf(p, "-O", "--output-document");
-  for (const o of [...doc, ...valuesOf(p, "-o", "--output-file", "-a", "--append-output", "--save-cookies")]) {
+  for (const o of [
+    ...doc,
+    ...valuesOf(p, "-o", "--output-file", "-a", "--append-output", "--save-cookies"),
+  ]) {
     if (o !== "-") s.write(o === "\0" ? dynamicWord(o) : o);
   }
   if (doc.length === 0) {
@@ -226,7 +384,8 @@ const mktemp: Handler = (s) => {
   const dir = valuesOf(p, "-p", "--tmpdir").filter((d) => d !== "");
   const template = p.operands[0]?.value;
   if (dir.length > 0) s.write(dir[0]!);
-  else if (template !== undefined && template.includes("/") && !has(p, "-t")) s.write(template.slice(0, template.lastIndexOf("/")) || "/");
+  else if (template !== undefined && template.includes("/") && !has(p, "-t"))
+    s.write(template.slice(0, template.lastIndexOf("/")) || "/");
   else s.write("/tmp");
 };
 
@@ -234,7 +393,8 @@ const find: Handler = (s) => {
   const roots: Word[] = [];
   let i = 0;
   // leading options (-H -L -P -O3 -D x), then the roots, then the expression
-  while (i < s.args.length && /^-(H|L|P|O\d*|D)$/.test(s.args[i]!.value ?? "")) i += s.args[i]!.value === "-D" ? 2 : 1;
+  while (i < s.args.length && /^-(H|L|P|O\d*|D)$/.test(s.args[i]!.value ?? ""))
+    i += s.args[i]!.value === "-D" ? 2 : 1;
   while (i < s.args.length) {
     const v = s.args[i]!.value;
     if (v !== undefined && (v.startsWith("-") || v === "(" || v === "!" || v === ",")) break;
@@ -262,7 +422,22 @@ const find: Handler = (s) => {
 };
 
 const xargs: Handler = (s) => {
-  const p = parseOptions(s.args, { short: "adEILnPs", long: ["arg-file", "delimiter", "eof", "replace", "max-lines", "max-args", "max-procs", "max-chars", "process-slot-var"], attached: "ie", posix: true });
+  const p = parseOptions(s.args, {
+    short: "adEILnPs",
+    long: [
+      "arg-file",
+      "delimiter",
+      "eof",
+      "replace",
+      "max-lines",
+      "max-args",
+      "max-procs",
+      "max-chars",
+      "process-slot-var",
+    ],
+    attached: "ie",
+    posix: true,
+  });
   const replace = valuesOf(p, "-I", "--replace", "-i").map((r) => (r === "" ? "{}" : r))[0];
   const inner = p.operands.length > 0 ? p.operands : [literal("echo")];
   s.run(inner, replace !== undefined ? { stdinArgs: true, replace } : { stdinArgs: true });
@@ -270,7 +445,22 @@ const xargs: Handler = (s) => {
 
 const wrapperSudo: Handler = (s) => {
   s.ask(`${s.name} runs a command with other privileges`);
-  const p = parseOptions(s.args, { short: "ugCDhprtTU", long: ["user", "group", "close-from", "chdir", "host", "prompt", "role", "type", "command-timeout", "other-user"], posix: true });
+  const p = parseOptions(s.args, {
+    short: "ugCDhprtTU",
+    long: [
+      "user",
+      "group",
+      "close-from",
+      "chdir",
+      "host",
+      "prompt",
+      "role",
+      "type",
+      "command-timeout",
+      "other-user",
+    ],
+    posix: true,
+  });
   if (p.operands.length > 0) s.run(p.operands);
 };
 
@@ -290,15 +480,68 @@ const opaque =
 
 /** Git subcommands that only look; every other one writes the repository, most also the tree. */
 const GIT_READS = new Set([
-  "status", "log", "diff", "show", "blame", "annotate", "rev-parse", "rev-list", "ls-files", "ls-tree", "ls-remote",
-  "grep", "describe", "shortlog", "cat-file", "help", "version", "whatchanged", "name-rev", "merge-base",
-  "for-each-ref", "show-ref", "count-objects", "check-ignore", "check-attr", "var", "diff-tree", "diff-files",
-  "diff-index", "show-branch", "cherry", "range-diff", "verify-commit", "verify-tag", "fsck", "archive", "bugreport",
+  "status",
+  "log",
+  "diff",
+  "show",
+  "blame",
+  "annotate",
+  "rev-parse",
+  "rev-list",
+  "ls-files",
+  "ls-tree",
+  "ls-remote",
+  "grep",
+  "describe",
+  "shortlog",
+  "cat-file",
+  "help",
+  "version",
+  "whatchanged",
+  "name-rev",
+  "merge-base",
+  "for-each-ref",
+  "show-ref",
+  "count-objects",
+  "check-ignore",
+  "check-attr",
+  "var",
+  "diff-tree",
+  "diff-files",
+  "diff-index",
+  "show-branch",
+  "cherry",
+  "range-diff",
+  "verify-commit",
+  "verify-tag",
+  "fsck",
+  "archive",
+  "bugreport",
 ]);
 /** Subcommands that change files in the work tree (the rest change only .git). */
 const GIT_TREE = new Set([
-  "checkout", "switch", "reset", "restore", "merge", "rebase", "pull", "stash", "clean", "rm", "mv", "apply", "am",
-  "cherry-pick", "revert", "submodule", "worktree", "checkout-index", "read-tree", "filter-branch", "sparse-checkout", "bisect",
+  "checkout",
+  "switch",
+  "reset",
+  "restore",
+  "merge",
+  "rebase",
+  "pull",
+  "stash",
+  "clean",
+  "rm",
+  "mv",
+  "apply",
+  "am",
+  "cherry-pick",
+  "revert",
+  "submodule",
+  "worktree",
+  "checkout-index",
+  "read-tree",
+  "filter-branch",
+  "sparse-checkout",
+  "bisect",
 ]);
 
 const git: Handler = (s) => {
@@ -319,20 +562,50 @@ const git: Handler = (s) => {
       i++;
       return s.ask(`git ${v} points git somewhere else`);
     }
-    if (v.startsWith("--git-dir=") || v.startsWith("--work-tree=")) return s.ask(`git ${v.split("=")[0]} points git somewhere else`);
+    if (v.startsWith("--git-dir=") || v.startsWith("--work-tree="))
+      return s.ask(`git ${v.split("=")[0]} points git somewhere else`);
     if (!v.startsWith("-")) break;
   }
   const sub = s.args[i]?.value;
   if (sub === undefined) return;
   const rest = s.args.slice(i + 1);
   const values = rest.map((w) => w.value);
-  const onlyFlags = (...ok: string[]) => values.every((v) => v !== undefined && (ok.includes(v) || v.startsWith("--format") || v.startsWith("--sort")));
+  const onlyFlags = (...ok: string[]) =>
+    values.every(
+      (v) => v !== undefined && (ok.includes(v) || v.startsWith("--format") || v.startsWith("--sort")),
+    );
   const reads =
     GIT_READS.has(sub) ||
-    (sub === "branch" && onlyFlags("-a", "-r", "-v", "-vv", "--all", "--list", "-l", "--show-current", "--remotes", "--merged", "--no-merged", "--contains")) ||
+    (sub === "branch" &&
+      onlyFlags(
+        "-a",
+        "-r",
+        "-v",
+        "-vv",
+        "--all",
+        "--list",
+        "-l",
+        "--show-current",
+        "--remotes",
+        "--merged",
+        "--no-merged",
+        "--contains",
+      )) ||
     (sub === "tag" && onlyFlags("-l", "--list", "-n")) ||
-    (sub === "remote" && (values.length === 0 || onlyFlags("-v", "--verbose") || ["show", "get-url"].includes(values[0] ?? ""))) ||
-    (sub === "config" && values.some((v) => v === "--get" || v === "--get-all" || v === "--list" || v === "-l" || v === "--get-regexp" || v === "get")) ||
+    (sub === "remote" &&
+      (values.length === 0 ||
+        onlyFlags("-v", "--verbose") ||
+        ["show", "get-url"].includes(values[0] ?? ""))) ||
+    (sub === "config" &&
+      values.some(
+        (v) =>
+          v === "--get" ||
+          v === "--get-all" ||
+          v === "--list" ||
+          v === "-l" ||
+          v === "--get-regexp" ||
+          v === "get",
+      )) ||
     (sub === "stash" && ["list", "show"].includes(values[0] ?? "")) ||
     (sub === "worktree" && values[0] === "list") ||
     (sub === "submodule" && (values.length === 0 || values[0] === "status")) ||
@@ -344,16 +617,45 @@ const git: Handler = (s) => {
   if (reads) return;
   if (base === undefined) return s.ask("git runs in a directory only known when it runs");
   if (sub === "clone") {
-    const p = parseOptions(rest, { short: "obuj", long: ["origin", "branch", "upload-pack", "template", "reference", "separate-git-dir", "depth", "jobs", "config", "shallow-since", "shallow-exclude", "filter"] });
+    const p = parseOptions(rest, {
+      short: "obuj",
+      long: [
+        "origin",
+        "branch",
+        "upload-pack",
+        "template",
+        "reference",
+        "separate-git-dir",
+        "depth",
+        "jobs",
+        "config",
+        "shallow-since",
+        "shallow-exclude",
+        "filter",
+      ],
+    });
     const url = p.operands[0]?.value;
-    const dest = p.operands[1] ?? (url === undefined ? undefined : literal(url.replace(/\/+$/, "").replace(/\.git$/, "").split(/[/:]/).pop() || "."));
+    const dest =
+      p.operands[1] ??
+      (url === undefined
+        ? undefined
+        : literal(
+            url
+              .replace(/\/+$/, "")
+              .replace(/\.git$/, "")
+              .split(/[/:]/)
+              .pop() || ".",
+          ));
     if (dest === undefined) return s.ask("git clone into a folder only known when it runs");
     if (has(p, "-c", "--config")) s.ask("git clone -c can make git run other programs");
     s.write(dest, { subtree: true, base });
     return;
   }
   if (sub === "init") {
-    const p = parseOptions(rest, { long: ["template", "separate-git-dir", "initial-branch", "object-format", "shared"], short: "b" });
+    const p = parseOptions(rest, {
+      long: ["template", "separate-git-dir", "initial-branch", "object-format", "shared"],
+      short: "b",
+    });
     s.write(p.operands[0] ?? ".", { subtree: false, base });
     return;
   }
@@ -378,11 +680,27 @@ const nodePackages =
   };
 
 const pip: Handler = (s) => {
-  const p = parseOptions(s.args, { short: "rctie", long: ["requirement", "constraint", "target", "index-url", "extra-index-url", "prefix", "root", "src", "python"] });
+  const p = parseOptions(s.args, {
+    short: "rctie",
+    long: [
+      "requirement",
+      "constraint",
+      "target",
+      "index-url",
+      "extra-index-url",
+      "prefix",
+      "root",
+      "src",
+      "python",
+    ],
+  });
   const sub = p.operands[0]?.value;
   if (!["install", "uninstall", "download", "wheel"].includes(sub ?? "")) return;
   const target = valuesOf(p, "-t", "--target", "--prefix", "--root", "-d", "--dest");
-  if (target.length > 0) return target.forEach((t) => s.write(t, { subtree: true }));
+  if (target.length > 0) {
+    for (const t of target) s.write(t, { subtree: true });
+    return;
+  }
   if (sub === "download" || sub === "wheel") return s.write(".", { subtree: false });
   if (has(p, "--user")) return s.write("~/.local", { subtree: true });
   s.ask(`${s.name} ${sub} writes into the active Python environment, which may be outside the workspace`);
@@ -443,9 +761,37 @@ export const WRAPPERS: Readonly<Record<string, OptionSpec & { skipFirstOperand?:
 
 /** Shell builtins that only change the shell itself: nothing to authorise (cd is tracked apart). */
 export const SHELL_ONLY = new Set([
-  "cd", "pushd", "popd", "dirs", "true", "false", ":", "exit", "return", "break", "continue", "shift", "set",
-  "unset", "wait", "read", "test", "[", "[[", "local", "export", "declare", "typeset", "readonly", "let",
-  "shopt", "umask", "hash", "type", "getopts", "jobs",
+  "cd",
+  "pushd",
+  "popd",
+  "dirs",
+  "true",
+  "false",
+  ":",
+  "exit",
+  "return",
+  "break",
+  "continue",
+  "shift",
+  "set",
+  "unset",
+  "wait",
+  "read",
+  "test",
+  "[",
+  "[[",
+  "local",
+  "export",
+  "declare",
+  "typeset",
+  "readonly",
+  "let",
+  "shopt",
+  "umask",
+  "hash",
+  "type",
+  "getopts",
+  "jobs",
 ]);
 
 const HANDLERS: Record<string, Handler> = {
@@ -465,7 +811,10 @@ const HANDLERS: Record<string, Handler> = {
   chown: chmodLike({ long: ["reference", "from"] }),
   chgrp: chmodLike({ long: ["reference"] }),
   chattr: chmodLike({ short: "pv" }),
-  setfacl: chmodLike({ short: "mMxX", long: ["modify", "remove", "set", "set-file", "modify-file", "remove-file"] }),
+  setfacl: chmodLike({
+    short: "mMxX",
+    long: ["modify", "remove", "set", "set-file", "modify-file", "remove-file"],
+  }),
   cp: copyLike(false),
   mv: copyLike(true),
   ln,
@@ -510,8 +859,41 @@ const HANDLERS: Record<string, Handler> = {
   alias: opaque("changes what command names mean"),
   enable: opaque("changes which builtins exist"),
   git,
-  npm: nodePackages("package-lock.json", ["install", "i", "ci", "add", "uninstall", "un", "remove", "rm", "r", "update", "up", "upgrade", "link", "ln", "dedupe", "prune", "rebuild", "init"]),
-  pnpm: nodePackages("pnpm-lock.yaml", ["add", "install", "i", "remove", "rm", "uninstall", "update", "up", "upgrade", "link", "prune", "rebuild", "init"]),
+  npm: nodePackages("package-lock.json", [
+    "install",
+    "i",
+    "ci",
+    "add",
+    "uninstall",
+    "un",
+    "remove",
+    "rm",
+    "r",
+    "update",
+    "up",
+    "upgrade",
+    "link",
+    "ln",
+    "dedupe",
+    "prune",
+    "rebuild",
+    "init",
+  ]),
+  pnpm: nodePackages("pnpm-lock.yaml", [
+    "add",
+    "install",
+    "i",
+    "remove",
+    "rm",
+    "uninstall",
+    "update",
+    "up",
+    "upgrade",
+    "link",
+    "prune",
+    "rebuild",
+    "init",
+  ]),
   yarn: nodePackages("yarn.lock", ["add", "install", "remove", "upgrade", "up", "link", "init"], true),
   bun: nodePackages("bun.lockb", ["add", "install", "i", "remove", "rm", "update", "link", "init"]),
   pip,
@@ -521,7 +903,15 @@ const HANDLERS: Record<string, Handler> = {
   uv,
   cargo,
   go,
-  "apt-get": systemPackages(["install", "remove", "purge", "upgrade", "dist-upgrade", "autoremove", "update"]),
+  "apt-get": systemPackages([
+    "install",
+    "remove",
+    "purge",
+    "upgrade",
+    "dist-upgrade",
+    "autoremove",
+    "update",
+  ]),
   apt: systemPackages(["install", "remove", "purge", "upgrade", "full-upgrade", "autoremove", "update"]),
   dnf: systemPackages(["install", "remove", "upgrade", "update", "erase"]),
   yum: systemPackages(["install", "remove", "upgrade", "update", "erase"]),

@@ -12,12 +12,7 @@ export interface Word {
   node: ShellNode;
 }
 
-const DYNAMIC = new Set([
-  "simple_expansion",
-  "expansion",
-  "command_substitution",
-  "arithmetic_expansion",
-]);
+const DYNAMIC = new Set(["simple_expansion", "expansion", "command_substitution", "arithmetic_expansion"]);
 
 /** Evaluates a word node statically: quotes removed, escapes resolved, expansions left unknown. */
 export function wordOf(node: ShellNode, source: string): Word {
@@ -133,5 +128,7 @@ function decodeAnsiC(body: string): string {
 
 /** True for nodes that hold a word (an argument, a name, a redirect destination). */
 export function isWordNode(node: ShellNode): boolean {
-  return node.named && node.type !== "comment" && node.type !== "file_redirect" && node.type !== "heredoc_redirect";
+  return (
+    node.named && node.type !== "comment" && node.type !== "file_redirect" && node.type !== "heredoc_redirect"
+  );
 }

@@ -24,10 +24,14 @@ const cache = new Map<string, SandboxSupport>();
  */
 export function sandboxSupport(env: NodeJS.ProcessEnv = process.env): SandboxSupport {
   if (process.platform !== "linux") {
-    return { available: false, reason: `the sandbox uses bubblewrap, which runs on Linux only (this is ${process.platform})` };
+    return {
+      available: false,
+      reason: `the sandbox uses bubblewrap, which runs on Linux only (this is ${process.platform})`,
+    };
   }
   const binary = env.TOOLPLANE_BWRAP ?? findOnPath("bwrap", env.PATH ?? "");
-  if (binary === undefined) return { available: false, reason: `bubblewrap (bwrap) is not installed: ${INSTALL_HINT}` };
+  if (binary === undefined)
+    return { available: false, reason: `bubblewrap (bwrap) is not installed: ${INSTALL_HINT}` };
   let known = cache.get(binary);
   if (known === undefined) {
     known = probe(binary);
@@ -107,7 +111,8 @@ export interface SandboxPlan {
  */
 export function bwrapArgs(plan: SandboxPlan): string[] {
   const args = baseArgs(plan.network);
-  for (const root of plan.roots) args.push(plan.mode === "workspace-write" ? "--bind" : "--ro-bind", root, root);
+  for (const root of plan.roots)
+    args.push(plan.mode === "workspace-write" ? "--bind" : "--ro-bind", root, root);
   args.push("--chdir", plan.cwd, "--setenv", "TMPDIR", "/tmp");
   return args;
 }
