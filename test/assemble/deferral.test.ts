@@ -59,15 +59,15 @@ describe("Toolplane.catalog defers per defer.*", () => {
     const plane = await open(manyTools(60), ["defer.threshold=40", 'defer.resident=["read"]']);
     const c = await plane.catalog("openai-chat");
     expect(names(c)).toEqual(["read", TOOL_SEARCH_NAME]);
-    expect(c.deferred).toHaveLength(64); // 60 + grep, glob, skill, ticket_status
+    expect(c.deferred).toHaveLength(67); // 60 + grep, glob, edit, write, bash, skill, ticket_status
     expect(c.deferred).toContain("tool_0042");
     expect(c.system).toContain(`${DEFERRED_HEADER}\n`);
     expect(c.system).toContain("tool_0042");
     expect(c.system).not.toContain("weather"); // names only: no descriptions, no search hints
     expect(c.report.deferral).toMatchObject({ form: "names", loaded: [] });
-    expect(c.report.deferral?.trigger).toMatch(/over the threshold: 65 tools \(threshold 40\)/);
+    expect(c.report.deferral?.trigger).toMatch(/over the threshold: 68 tools \(threshold 40\)/);
     const deferredMove = moves(c).find((m) => m.to === "deferred");
-    expect(deferredMove?.names).toHaveLength(64);
+    expect(deferredMove?.names).toHaveLength(67);
     expect(deferredMove?.reason).toMatch(/over the threshold/);
     expect(moves(c).find((m) => m.names.includes("read"))?.reason).toBe("listed in defer.resident");
     for (const tool of c.tools) expect(CHECKERS["openai-chat"]!(tool)).toEqual([]);
@@ -164,7 +164,7 @@ describe("Toolplane.catalog defers per defer.*", () => {
     expect(names(c)).not.toContain(TOOL_SEARCH_NAME);
     expect(c.system).not.toContain(DEFERRED_HEADER);
     expect(c.report.deferral).toMatchObject({ form: "none" });
-    expect(c.report.deferral?.trigger).toMatch(/under the threshold: 15 tools/);
+    expect(c.report.deferral?.trigger).toMatch(/under the threshold: 18 tools/);
     const search = await plane.call(TOOL_SEARCH_NAME, { query: "weather" });
     expect(search.content[0]).toMatchObject({ text: expect.stringMatching(/Nothing is deferred here/) });
   });
@@ -178,7 +178,7 @@ describe("Toolplane.catalog defers per defer.*", () => {
     const off = await open(manyTools(60), ["defer.mode=off"]);
     const o = await off.catalog("mcp");
     expect(o.deferred).toEqual([]);
-    expect(names(o)).toHaveLength(65);
+    expect(names(o)).toHaveLength(68);
 
     const bytes = await open(manyTools(5), ["defer.threshold=40", "defer.maxSchemaBytes=200"]);
     const b = await bytes.catalog("mcp");
@@ -219,7 +219,7 @@ describe("deferred names build no schema through Toolplane.catalog", () => {
     const before = parameterSchemasBuiltCount();
     for (const provider of ["openai-chat", "gemini", "mcp"] as const) {
       const c = await plane.catalog(provider);
-      expect(c.deferred).toHaveLength(1_004);
+      expect(c.deferred).toHaveLength(1_007);
       expect(c.report.omitted).toEqual([]);
     }
     const noNative = await open(manyTools(1_000), [
@@ -246,12 +246,12 @@ describe("native deferred loading through Toolplane.catalog", () => {
     const c = await plane.catalog(provider);
     expect(c.report.deferral?.form).toBe("native");
     expect(c.system).not.toContain(DEFERRED_HEADER);
-    expect(c.deferred).toHaveLength(64);
+    expect(c.deferred).toHaveLength(67);
     const wires = c.tools as Array<Record<string, unknown>>;
     expect(nameOf(wires[0])).toBe("read");
     expect(wires[0]).not.toHaveProperty("defer_loading");
     const rest = wires.slice(2);
-    expect(rest).toHaveLength(64);
+    expect(rest).toHaveLength(67);
     for (const w of rest) {
       expect(w.defer_loading).toBe(true);
       const { defer_loading: _flag, ...plain } = w;

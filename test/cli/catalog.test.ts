@@ -24,7 +24,7 @@ describe("toolplane catalog", () => {
     const r = runCli(["catalog", "--set", "catalog.budget.chars=60"], opts);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/budget: +\[#+-*\] +\d+% \d+\/60 chars/);
-    expect(r.stdout).toMatch(/cut to fit the budget \(\d+\):\n[\s\S]*\n {2}ticket_status +\d+ -> \d+ chars/);
+    expect(r.stdout).toMatch(/cut to fit the budget \(\d+\):\n(.*\n)* {2}read +\d+ -> \d+ chars/);
   });
 
   it("a run-time key does not move prefixHash; an assembly key does", () => {
@@ -38,9 +38,18 @@ describe("toolplane catalog", () => {
     "--provider %s over defer.threshold: deferred names, tool_search (or the native form), changes with reasons",
     (provider) => {
       const out = runJson(["catalog", "--provider", provider, "--set", "defer.threshold=2"], opts);
-      expect(out.deferred).toEqual(["glob", "grep", "read", "skill", "ticket_status"]);
+      expect(out.deferred).toEqual([
+        "bash",
+        "edit",
+        "glob",
+        "grep",
+        "read",
+        "skill",
+        "ticket_status",
+        "write",
+      ]);
       const deferral = out.report.deferral;
-      expect(deferral.trigger).toBe("over the threshold: 5 tools (threshold 2)");
+      expect(deferral.trigger).toBe("over the threshold: 8 tools (threshold 2)");
       expect(deferral.changes).toContainEqual({
         from: "absent",
         to: "deferred",
@@ -49,7 +58,7 @@ describe("toolplane catalog", () => {
       });
       if (provider === "anthropic" || provider === "openai-responses") {
         expect(deferral.form).toBe("native");
-        expect(out.tools).toHaveLength(6);
+        expect(out.tools).toHaveLength(9);
         for (const tool of out.tools.slice(1)) {
           const { defer_loading, ...plain } = tool;
           expect(defer_loading).toBe(true);
@@ -57,7 +66,7 @@ describe("toolplane catalog", () => {
         }
       } else {
         expect(deferral.form).toBe("names");
-        expect(out.system).toContain("glob, grep, read, skill, ticket_status");
+        expect(out.system).toContain("bash, edit, glob, grep, read, skill, ticket_status, write");
         expect(out.tools).toHaveLength(1);
         for (const tool of out.tools) expect(CHECKERS[provider]!(tool)).toEqual([]);
       }
@@ -68,9 +77,9 @@ describe("toolplane catalog", () => {
     const r = runCli(["catalog", "--set", "defer.threshold=2", "--set", "defer.native=false"], opts);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/tools \(1\):\n {2}tool_search/);
-    expect(r.stdout).toContain("deferred (5, by name in the system text, loaded with tool_search)");
+    expect(r.stdout).toContain("deferred (8, by name in the system text, loaded with tool_search)");
     expect(r.stdout).toMatch(
-      /absent -> deferred \(over the threshold[^)]*\)\): glob, grep, read, skill, ticket_status/,
+      /absent -> deferred \(over the threshold[^)]*\)\): bash, edit, glob, grep, read, skill, ticket_status, write/,
     );
   });
 });
