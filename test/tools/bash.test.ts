@@ -121,6 +121,9 @@ describe("bash under the host", () => {
     expect(textOf(r)).toMatch(/one\ntwo\nthree\n[\s\S]*\[exit code 3\]/);
     const quiet = await run(h, "true");
     expect(textOf(quiet)).toBe("(no output)\n[exit code 0]");
+    // a command that closes the fd the final directory is reported on: no noise, directory kept
+    const closed = await run(h, "exec 3>&-; echo ok");
+    expect(textOf(closed)).toMatch(/^ok\n\n?\[exit code 0\]$/);
   });
 
   it("keeps the working directory per session, inside the workspace", async () => {

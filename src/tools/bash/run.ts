@@ -22,7 +22,7 @@ export interface ShellExit {
 
 // The command runs after two lines of our own: stderr joins stdout (one stream, in the order a
 // terminal shows), and an EXIT trap reports the final directory on fd 3 so the next call starts there.
-const PRELUDE = 'exec 2>&1\ntrap \'builtin printf "%s\\0" "$PWD" >&3\' EXIT\n';
+const PRELUDE = 'exec 2>&1\ntrap \'builtin printf "%s\\0" "$PWD" 2>/dev/null >&3\' EXIT\n';
 
 /**
  * Runs one command line with bash, in its own process group (under bwrap when sandboxed), streams
@@ -65,6 +65,7 @@ export async function runShell(run: ShellRun): Promise<ShellExit> {
     if (finalDir.length < 8192) finalDir += s;
   });
   report.on("error", () => {});
+  const reported = new Promise<void>((resolve) => report.once("close", () => resolve()));
 
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve, reject) => {
     child.once("error", reject);
@@ -76,6 +77,7 @@ export async function runShell(run: ShellRun): Promise<ShellExit> {
     // bwrap's own complaints arrive on stderr; the command's stderr already joined stdout
     await Promise.all([pump(child.stdout!, run.stream), pump(child.stderr!, run.stream)]);
     const { code, signal } = await exited;
+    await reported;
     const nul = finalDir.indexOf("\0");
     return { exitCode: code, signal, cwd: nul > 0 ? finalDir.slice(0, nul) : undefined };
   } finally {
