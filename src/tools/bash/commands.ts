@@ -384,7 +384,7 @@ const mktemp: Handler = (s) => {
   const dir = valuesOf(p, "-p", "--tmpdir").filter((d) => d !== "");
   const template = p.operands[0]?.value;
   if (dir.length > 0) s.write(dir[0]!);
-  else if (template !== undefined && template.includes("/") && !has(p, "-t"))
+  else if (template?.includes("/") && !has(p, "-t"))
     s.write(template.slice(0, template.lastIndexOf("/")) || "/");
   else s.write("/tmp");
 };
