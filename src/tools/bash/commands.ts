@@ -757,6 +757,10 @@ export const WRAPPERS: Readonly<Record<string, OptionSpec & { skipFirstOperand?:
   timeout: { short: "sk", long: ["signal", "kill-after"], posix: true, skipFirstOperand: true },
   stdbuf: { short: "ioe", long: ["input", "output", "error"], posix: true },
   ionice: { short: "cnp", long: ["class", "classdata", "pid"], posix: true },
+  coproc: { posix: true },
+  setsid: { posix: true },
+  unbuffer: { posix: true },
+  watch: { short: "n", long: ["interval"], posix: true },
 };
 
 /** Shell builtins that only change the shell itself: nothing to authorise (cd is tracked apart). */
