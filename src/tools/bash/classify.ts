@@ -1,5 +1,5 @@
 import path from "node:path";
-import { classifyCommand, joinDir, literal, SHELL_ONLY, type Site, WRAPPERS } from "./commands.js";
+import { classifyCommand, literal, SHELL_ONLY, type Site, WRAPPERS } from "./commands.js";
 import { parseOptions } from "./options.js";
 import type { ParsedShell, ShellNode } from "./parser.js";
 import { type Word, wordOf } from "./words.js";
@@ -140,7 +140,7 @@ class Walker {
       case "redirected_statement":
         return this.redirected(n, scope, d);
       case "command":
-        return this.command(n, scope, d, []);
+        return this.command(n, scope, d);
       case "declaration_command":
       case "variable_assignment":
       case "variable_assignments":
@@ -246,7 +246,7 @@ class Walker {
           for (const r of redirects) this.redirect(r, beforeLast, depth);
           return this.statement(items.at(-1)!, beforeLast, depth);
         }
-        after = c.type === "command" ? this.command(c, scope, depth, []) : this.statement(c, scope, depth);
+        after = c.type === "command" ? this.command(c, scope, depth) : this.statement(c, scope, depth);
       } else if (c.named) this.redirect(c, scope, depth);
     }
     return after;
@@ -306,7 +306,7 @@ class Walker {
     }
   }
 
-  private command(n: ShellNode, scope: Scope, depth: number, _inherited: Word[]): Scope {
+  private command(n: ShellNode, scope: Scope, depth: number): Scope {
     const nameNode = n.children.find((c) => c.field === "name");
     const args = n.children.filter((c) => c.field === "argument").map((c) => wordOf(c, this.source));
     for (const c of n.children) {
@@ -567,5 +567,3 @@ function dedupe(a: ShellAnalysis): ShellAnalysis {
     asks: keep(a.asks, (x) => `a\0${x.reason}\0${x.text}`),
   };
 }
-
-export { joinDir };
