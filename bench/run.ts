@@ -8,7 +8,18 @@ import type { BenchReport } from "./lib.js";
 
 // Every bench is a file here that prints one JSON report line; each runs in its own process so
 // its peak memory is its own. `npm run bench -- NAME...` runs a subset.
-const BENCHES = ["registry", "search", "mcp", "skills", "render", "execute", "read", "grep", "permissions"];
+const BENCHES = [
+  "registry",
+  "search",
+  "mcp",
+  "skills",
+  "render",
+  "execute",
+  "read",
+  "grep",
+  "permissions",
+  "bash",
+];
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, "..", "..");

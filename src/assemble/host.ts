@@ -1,6 +1,6 @@
 import path from "node:path";
 import type { Config } from "../config/index.js";
-import type { AnyTool } from "../declare/types.js";
+import type { AnyTool, ToolSession } from "../declare/types.js";
 import { TOOL_SEARCH_NAME } from "../defer/index.js";
 import {
   type AskCallback,
@@ -30,6 +30,8 @@ export interface HostWiring {
   visibility: () => VisibilityRules;
   deferral: SessionDeferral;
   deferConfig: () => Promise<SessionDeferConfig>;
+  /** The session's shared state: every host of the session sees the same reads and shell directory. */
+  session?: ToolSession;
 }
 
 /**
@@ -74,6 +76,7 @@ export function assembleHost(w: HostWiring, request: HostRequest = {}): Executio
     workspace: w.config.projectRoot,
     extraRoots: extra,
     spill: w.spill,
+    ...(w.session ? { session: w.session } : {}),
     ...(request.ask ? { ask: request.ask } : {}),
     ...(request.log ? { log: request.log } : {}),
   });

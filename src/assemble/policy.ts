@@ -4,13 +4,23 @@ import { MCP_NAME_PREFIX, serverKey } from "../mcp/names.js";
 import { type PermissionPolicy, policyFromConfig, type SourcedRule } from "../permissions/index.js";
 
 /**
+ * Running a command and writing a file ask unless a rule allows them (what Claude Code and Codex
+ * users expect); permissions.defaultEffect keeps deciding everything else (reads).
+ */
+export const CODING_ACTION_DEFAULTS = { command: "ask", write: "ask" } as const;
+
+/**
  * The permission policy of a configuration (pure data; see evaluatePermission), with the
- * session's defaults: destructive MCP tools ask, unless any rule of the user's is about that
- * action, which then replaces the default. A rule from a project that is not trusted never
- * replaces a default (it may only tighten: see src/config/untrusted.ts).
+ * session's defaults: `command` and `write` ask when no rule covers them, and destructive MCP
+ * tools ask, unless any rule of the user's is about that action, which then replaces the default.
+ * A rule from a project that is not trusted never replaces a default (it may only tighten: see
+ * src/config/untrusted.ts, which also drops its allow rules, so it cannot allow a command).
  */
 export function sessionPolicy(config: Config): PermissionPolicy {
-  const policy = policyFromConfig(config.values, config.projectRoot);
+  const policy = {
+    ...policyFromConfig(config.values, config.projectRoot),
+    actionDefaults: CODING_ACTION_DEFAULTS,
+  };
   const rules = policy.rules.map(withMcpAliases);
   const replacesDefault = (r: SourcedRule) => config.trust.trusted || r.layer !== "project";
   const userDecides = rules.some((r) => r.rule.action === MCP_ACTIONS.destructive && replacesDefault(r));

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { type Config, type LoadOptions, loadConfig } from "../config/index.js";
-import type { AnyTool } from "../declare/types.js";
+import type { AnyTool, ToolSession } from "../declare/types.js";
 import { deferConfigFrom } from "../defer/index.js";
 import {
   type Skill,
@@ -11,7 +11,13 @@ import {
   type WatchOptions,
 } from "../discover/index.js";
 import { ticketProvider } from "../examples/ticket-status/index.js";
-import { defaultSpillBase, type ExecutionHost, SpillStore, type ToolResult } from "../execute/index.js";
+import {
+  defaultSpillBase,
+  type ExecutionHost,
+  newToolSession,
+  SpillStore,
+  type ToolResult,
+} from "../execute/index.js";
 import { type McpClients, type McpServerConfig, registerMcpServers } from "../mcp/index.js";
 import type { PermissionPolicy } from "../permissions/index.js";
 import {
@@ -86,6 +92,8 @@ export class Toolplane {
   private readonly catalogs = new CatalogAssembler();
   /** This session's deferral: what is deferred, the loaded set, and the tool_search tool. */
   readonly deferral = new SessionDeferral();
+  /** What this session's calls share: the files read (edit and write check them), the shell's directory. */
+  readonly toolSession: ToolSession = newToolSession();
   private readonly visibleBySnapshot = new WeakMap<Snapshot<AnyTool>, VisibleTool[]>();
   /** The tools' deferral marks from the assembly keys (fixed for this Toolplane). */
   private marks: MarkRules | undefined;
@@ -239,6 +247,7 @@ export class Toolplane {
         visibility: () => this.visibility(),
         deferral: this.deferral,
         deferConfig: () => this.deferConfig(),
+        session: this.toolSession,
       },
       request,
     );

@@ -296,6 +296,18 @@ export const CONFIG_KEYS = {
     default: 60_000,
     doc: "how often a full skill rescan is compared with the watched state (0: never; else 1 s to a day)",
   },
+  "tools.sandbox": {
+    kind: "run-time",
+    schema: z.enum(["off", "read-only", "workspace-write"]),
+    default: "workspace-write",
+    doc: "how bash commands run: under bubblewrap with a read-only root and the workspace writable (workspace-write), nothing writable (read-only), or unsandboxed (off); where bubblewrap is missing, commands ask first",
+  },
+  "tools.sandboxNetwork": {
+    kind: "run-time",
+    schema: z.boolean(),
+    default: false,
+    doc: "let sandboxed bash commands reach the network",
+  },
   "tools.examples": {
     kind: "assembly",
     schema: z.boolean(),

@@ -142,6 +142,20 @@ export const PROJECT_GATES: Partial<Record<ConfigKey, Gate>> = {
         };
   },
 
+  /** The project may make the sandbox stricter (off < workspace-write < read-only), never looser. */
+  "tools.sandbox": (value, ctx) => {
+    const rank: Record<string, number> = { off: 0, "workspace-write": 1, "read-only": 2 };
+    const own = ctx.trusted("tools.sandbox") as string;
+    return rank[value as string]! >= rank[own]!
+      ? { value, ignored: [] }
+      : { ignored: [{ reason: `is a weaker sandbox than "${own}"`, value }] };
+  },
+
+  "tools.sandboxNetwork": (value, ctx) =>
+    value === true && ctx.trusted("tools.sandboxNetwork") !== true
+      ? { ignored: [{ reason: "lets sandboxed commands reach the network", value }] }
+      : { value, ignored: [] },
+
   /**
    * The spill store takes its base over (chmod 0700) and sweeps old session folders in it, and
    * read/grep may read the session's folder: a base outside the project is the user's to choose.
@@ -184,6 +198,8 @@ export const APPLIED_AS_IS: readonly ConfigKey[] = [
   "defer.maxSchemaBytes",
   "defer.native",
   "defer.resident",
+  "defer.thresholdTokens",
+  "defer.tools",
   "tools.disabled",
   "tools.examples",
   "tools.timeoutMs",

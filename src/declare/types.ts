@@ -38,6 +38,8 @@ export interface ToolContext {
    * once opened). A tool run without a host has none and keeps to the workspace.
    */
   paths?: PathAccess;
+  /** State this session's calls share (what read returned, the shell's directory); the host gives one. */
+  session?: ToolSession;
 }
 
 /** A permission decision about one path, made without asking anyone. */
@@ -63,6 +65,28 @@ export interface PathAccess {
   approve(path: string): Promise<boolean>;
 }
 
+/** What `read` saw of a file: edit and write refuse a file that is no longer this version. */
+export interface FileSnapshot {
+  mtimeMs: number;
+  size: number;
+  /** sha256 of the bytes, hex; absent when the file was too large to hash (too large to edit, too). */
+  hash?: string;
+  /** dev:ino:size:mtime:ctime, so a version already seen is not hashed again. */
+  version?: string;
+}
+
+/** One session's state shared by its calls. Never seen by the model. */
+export interface ToolSession {
+  /** By real path: the version of each file the model last read (or wrote). Bounded (LRU). */
+  readonly files: {
+    get(realPath: string): FileSnapshot | undefined;
+    set(realPath: string, snapshot: FileSnapshot): unknown;
+    delete(realPath: string): unknown;
+  };
+  /** Small values a tool keeps between calls, by key (e.g. the shell's working directory). */
+  readonly values: Map<string, unknown>;
+}
+
 /** A sink a streaming tool writes its raw output to; the host decides inline vs spill. */
 export interface OutputStream {
   write(chunk: string | Uint8Array): Promise<void>;
@@ -84,6 +108,31 @@ export interface PermissionDeclaration<I> {
   patterns?: (args: I) => string[];
   /** Argument values that are filesystem paths: resolved and kept inside the workspace. */
   paths?: (args: I) => string[];
+  /**
+   * A call that needs several permissions, each with its own action (a shell command: a `command`
+   * per simple command, a `write` per target). When present it replaces action/patterns/paths;
+   * every need is decided and the call takes the strictest. May be async (a parser loads lazily).
+   */
+  needs?: (args: I, ctx: PermissionContext) => PermissionNeed[] | Promise<PermissionNeed[]>;
+}
+
+/** What a `needs` function may look at: where the call runs. */
+export interface PermissionContext {
+  cwd: string;
+  workspace: string;
+  config: Readonly<Record<string, unknown>>;
+  session?: ToolSession;
+}
+
+/** One permission a call needs. */
+export interface PermissionNeed {
+  action: string;
+  patterns?: string[];
+  /** Paths, resolved against `cwd` (default: the call's cwd). */
+  paths?: Array<string | { path: string; subtree?: boolean }>;
+  cwd?: string;
+  /** The least strict effect this need may get, with why: a tool that cannot see what a call does says ask. */
+  floor?: { effect: "ask" | "deny"; reason: string };
 }
 
 export interface DisplayDeclaration<I> {

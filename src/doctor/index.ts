@@ -4,6 +4,7 @@ import { attachmentCheck } from "./filter.js";
 import { deletionCheck } from "./invalidate.js";
 import { attributionCheck, overrideCheck, providerProblemsCheck } from "./register.js";
 import { budgetCheck, volatileCheck } from "./render.js";
+import { sandboxCheck } from "./sandbox.js";
 import { untrustedProjectCheck } from "./trust.js";
 import type { DoctorContext, DoctorReport } from "./types.js";
 
@@ -47,6 +48,7 @@ export async function runDoctor(ctx: DoctorContext): Promise<DoctorReport> {
       deletion,
       providers.check,
       trust,
+      sandboxCheck(ctx),
     ],
     problems: providers.problems,
     trust: plane.config.trust,

@@ -1,4 +1,4 @@
-import type { AnyTool, ModelContent, RenderedOutput, ToolContext } from "../declare/types.js";
+import type { AnyTool, ModelContent, RenderedOutput, ToolContext, ToolSession } from "../declare/types.js";
 import { formatIssues } from "../declare/validate.js";
 import {
   type Decision,
@@ -7,7 +7,7 @@ import {
   type PermissionPolicy,
   type PermissionRequest,
 } from "../permissions/evaluate.js";
-import { buildPermissionRequest, type RequestEnv } from "../permissions/request.js";
+import { buildPermissionRequests, type RequestEnv } from "../permissions/request.js";
 import { nearest } from "../util/nearest.js";
 import { explainIssues, parseArgs, unknownFields } from "./args.js";
 import { OutputCollector } from "./collector.js";
@@ -15,6 +15,7 @@ import { OutputTooLargeError } from "./errors.js";
 import { limitErrorText, limitsFrom, limitText, type ResultLimits } from "./limits.js";
 import { pathAccess } from "./path-access.js";
 import { chooseTimeout, planGroups, runPool } from "./schedule.js";
+import { newToolSession } from "./session.js";
 import type { SpillStore } from "./spill.js";
 import type { ToolCall, ToolErrorCode, ToolResult } from "./types.js";
 
@@ -34,8 +35,12 @@ export interface HostToolSet {
 export interface AskRequest {
   call: ToolCall;
   tool: string;
+  /** The decision to approve; when several requests of the call ask, its message names them all. */
   decision: Decision;
+  /** The first request that asks. */
   request: PermissionRequest;
+  /** Every request of this call that asks (a shell command's commands and writes), approved together. */
+  pending?: ReadonlyArray<{ request: PermissionRequest; decision: Decision }>;
 }
 
 /** Decides an `ask`: true runs the call. Asks are put one at a time, never two prompts at once. */
@@ -56,6 +61,8 @@ export interface HostOptions {
   log?: (line: string) => void;
   /** The tool the model uses to page through a spilled result. */
   readTool?: string;
+  /** State the session's calls share (what read returned, the shell's directory); default: a fresh one. */
+  session?: ToolSession;
 }
 
 export interface RunOptions {
@@ -83,8 +90,11 @@ class CallFailure extends Error {
  */
 export class ExecutionHost {
   private askChain: Promise<unknown> = Promise.resolve();
+  readonly session: ToolSession;
 
-  constructor(private readonly options: HostOptions) {}
+  constructor(private readonly options: HostOptions) {
+    this.session = options.session ?? newToolSession();
+  }
 
   async call(call: ToolCall, run: RunOptions = {}): Promise<ToolResult> {
     const [result] = await this.run([call], run);
@@ -194,6 +204,7 @@ export class ExecutionHost {
             }
           : {}),
       }),
+      session: this.session,
     };
     if (this.options.log) ctx.log = this.options.log;
 
@@ -293,24 +304,41 @@ export class ExecutionHost {
       workspace: this.options.workspace,
       extraRoots: [...(this.options.extraRoots ?? []), ...(spillDir ? [spillDir] : [])],
     };
-    let request: PermissionRequest;
+    let requests: PermissionRequest[];
     try {
-      request = buildPermissionRequest(tool, namespace, args, env);
+      requests = await buildPermissionRequests(tool, namespace, args, {
+        ...env,
+        config: this.options.config,
+        session: this.session,
+      });
     } catch (error) {
       throw new CallFailure(
         "tool_error",
         `${tool.name} could not state its permissions: ${messageOf(error)}`,
       );
     }
-    const decision = evaluatePermission(request, this.options.policy);
-    if (decision.effect === "allow") return { env };
-    if (decision.effect === "deny") {
-      throw new CallFailure("permission_denied", `${decision.message}. Do not retry this call as it is.`);
+    // every request is decided; deny wins over ask, and the asks of one call are approved together
+    const decided = requests.map((request) => ({
+      request,
+      decision: evaluatePermission(request, this.options.policy),
+    }));
+    const denied = decided.find((d) => d.decision.effect === "deny");
+    if (denied) {
+      throw new CallFailure(
+        "permission_denied",
+        `${denied.decision.message}. Do not retry this call as it is.`,
+      );
     }
+    const asks = decided.filter((d) => d.decision.effect === "ask");
+    if (asks.length === 0) return { env };
+    const first = asks[0]!;
+    const messages = [...new Set(asks.map((a) => a.decision.message))];
+    const decision =
+      messages.length === 1 ? first.decision : { ...first.decision, message: messages.join("; ") };
     const ask = this.options.ask;
-    const approved = ask
-      ? await this.serialAsk(() => ask({ call, tool: tool.name, decision, request }))
-      : false;
+    const request: AskRequest = { call, tool: tool.name, decision, request: first.request };
+    if (requests.length > 1) request.pending = asks;
+    const approved = ask ? await this.serialAsk(() => ask(request)) : false;
     if (!approved) {
       throw new CallFailure(
         "permission_denied",

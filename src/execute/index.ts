@@ -13,5 +13,6 @@ export {
 export { limitsFrom, limitText, type ResultLimits } from "./limits.js";
 export { buildPreview, cutLines } from "./preview.js";
 export { chooseTimeout, planGroups } from "./schedule.js";
+export { newToolSession, SESSION_FILES_MAX } from "./session.js";
 export { defaultSpillBase, SpillStore } from "./spill.js";
 export type { ToolCall, ToolErrorCode, ToolResult } from "./types.js";

@@ -18,6 +18,8 @@ export interface RequestPath {
   inside: boolean;
   /** Set when the path cannot be used at all (NUL byte, empty). */
   problem?: string;
+  /** The call touches everything below this path too (`rm -r`, `find -delete`): deny and ask rules on anything below it apply. */
+  subtree?: boolean;
 }
 
 /** Everything a decision depends on. */
@@ -29,6 +31,8 @@ export interface PermissionRequest {
   paths: readonly RequestPath[];
   /** The validated arguments (parameter rules look into these). */
   args: unknown;
+  /** The least strict effect the call may get, and why (the tool cannot see what it does). */
+  floor?: { effect: Effect; reason: string };
 }
 
 export interface PermissionPolicy {
@@ -41,6 +45,11 @@ export interface PermissionPolicy {
   askFiles: readonly string[];
   /** The workspace's filesystem ignores case: allow rules may then fold case too. */
   caseInsensitive: boolean;
+  /**
+   * Per action, the effect when no rule applies (the stricter of this and defaultEffect wins):
+   * the session sets `command` and `write` to ask, so running and writing need a rule that allows.
+   */
+  actionDefaults?: Readonly<Record<string, Effect>>;
 }
 
 export interface Decision {
@@ -70,6 +79,7 @@ interface Verdict {
  */
 export function evaluatePermission(request: PermissionRequest, policy: PermissionPolicy): Decision {
   const applies = policy.rules.filter((r) => callMatches(r, request));
+  const fallback = defaultFor(request, policy);
   const callLevel = applies.filter((r) => r.rule.pattern === undefined && r.rule.path === undefined);
   const verdicts: Verdict[] = [];
 
@@ -81,7 +91,7 @@ export function evaluatePermission(request: PermissionRequest, policy: Permissio
         (r) => r.rule.pattern === undefined && (r.rule.path === undefined || pathMatches(r.rule, p, policy)),
       )
       .map((r) => verdictOf(r, subject));
-    verdicts.push(strictest([...builtIn, ...ruled], policy, subject));
+    verdicts.push(strictest([...builtIn, ...ruled], fallback, subject));
   }
   for (const pattern of request.patterns) {
     const subject = `pattern ${JSON.stringify(pattern)}`;
@@ -89,16 +99,23 @@ export function evaluatePermission(request: PermissionRequest, policy: Permissio
       .filter((r) => r.rule.path === undefined)
       .filter((r) => r.rule.pattern === undefined || textMatches(r.rule.pattern, pattern, r.rule.effect))
       .map((r) => verdictOf(r, subject));
-    verdicts.push(strictest(ruled, policy, subject));
+    verdicts.push(strictest(ruled, fallback, subject));
   }
   if (verdicts.length === 0) {
     verdicts.push(
       strictest(
         callLevel.map((r) => verdictOf(r, "the call")),
-        policy,
+        fallback,
         "the call",
       ),
     );
+  }
+  if (request.floor) {
+    verdicts.push({
+      effect: request.floor.effect,
+      origin: `the tool: ${request.floor.reason}`,
+      subject: "the call",
+    });
   }
   const decided = verdicts.reduce((a, b) => (SEVERITY[b.effect] > SEVERITY[a.effect] ? b : a));
   return {
@@ -141,10 +158,18 @@ function textMatches(glob: string, value: string, effect: Effect): boolean {
   return textGlob(glob).test(value);
 }
 
-function strictest(verdicts: Verdict[], policy: PermissionPolicy, subject: string): Verdict {
-  if (verdicts.length === 0)
-    return { effect: policy.defaultEffect, origin: "default (no rule applies)", subject };
+function strictest(verdicts: Verdict[], fallback: Verdict, subject: string): Verdict {
+  if (verdicts.length === 0) return { ...fallback, subject };
   return verdicts.reduce((a, b) => (SEVERITY[b.effect] > SEVERITY[a.effect] ? b : a));
+}
+
+/** The effect of a subject no rule applies to: defaultEffect, or the action's own default when stricter. */
+function defaultFor(request: PermissionRequest, policy: PermissionPolicy): Verdict {
+  const own = request.action !== undefined ? policy.actionDefaults?.[request.action] : undefined;
+  if (own !== undefined && SEVERITY[own] > SEVERITY[policy.defaultEffect]) {
+    return { effect: own, origin: `default for action ${request.action} (no rule allows it)`, subject: "" };
+  }
+  return { effect: policy.defaultEffect, origin: "default (no rule applies)", subject: "" };
 }
 
 function verdictOf(r: SourcedRule, subject: string): Verdict {
@@ -210,10 +235,30 @@ function pathMatches(rule: PermissionRule, p: RequestPath, policy: PermissionPol
   if (candidates.some((c) => c.length > PATH_MAX_CHARS)) return !strict;
   return candidates.some((c) => {
     const normal = c.normalize("NFC");
-    if (absoluteGlob) return match(normal);
+    if (absoluteGlob)
+      return match(normal) || (!strict && p.subtree === true && mayMatchBelow(rule.path!, normal, nocase));
     const rel = c === p.real ? p.relative : p.lexicalRelative;
-    return rel !== undefined && match(rel.normalize("NFC"));
+    if (rel === undefined) return false;
+    const relNormal = rel.normalize("NFC");
+    return (
+      match(relNormal) || (!strict && p.subtree === true && mayMatchBelow(rule.path!, relNormal, nocase))
+    );
   });
+}
+
+/**
+ * Whether a path glob could match something below `dir` (a call that touches a whole subtree):
+ * true when the glob's literal head, up to its first wildcard, leads into `dir` or starts with a
+ * wildcard. An over-approximation on purpose: deny and ask rules fail closed.
+ */
+export function mayMatchBelow(glob: string, dir: string, nocase: boolean): boolean {
+  const wild = glob.search(/[*?[\]{}()!+@]/);
+  const head = wild < 0 ? glob : glob.slice(0, wild);
+  const fold = (x: string) => (nocase ? x.toLowerCase() : x);
+  const base = dir === "" || dir === "/" ? "" : `${fold(dir).replace(/\/+$/, "")}/`;
+  const h = fold(head);
+  // the glob's fixed part ends inside dir (or dir is the root), or dir lies inside that fixed part
+  return base === "" || h.startsWith(base) || (wild >= 0 && base.startsWith(h));
 }
 
 function paramMatches(param: NonNullable<PermissionRule["param"]>, args: unknown, effect: Effect): boolean {

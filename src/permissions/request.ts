@@ -1,5 +1,5 @@
 import path from "node:path";
-import type { AnyTool } from "../declare/types.js";
+import type { AnyTool, PermissionContext, PermissionNeed } from "../declare/types.js";
 import type { PermissionRequest, RequestPath } from "./evaluate.js";
 import { isInside, PathError, type ResolvedPath, resolvePath } from "./paths.js";
 
@@ -32,6 +32,48 @@ export function buildPermissionRequest(
     args,
   };
   if (declared?.action !== undefined) request.action = declared.action;
+  return request;
+}
+
+/**
+ * Every permission request a call needs: one per declared need (a shell command's commands and
+ * writes), or the single request of a tool that declares action/patterns/paths.
+ */
+export async function buildPermissionRequests(
+  tool: AnyTool,
+  namespace: string,
+  args: unknown,
+  env: RequestEnv & Pick<PermissionContext, "config" | "session">,
+): Promise<PermissionRequest[]> {
+  const declared = tool.host.permission;
+  if (declared?.needs === undefined) return [buildPermissionRequest(tool, namespace, args, env)];
+  const ctx: PermissionContext = { cwd: env.cwd, workspace: env.workspace, config: env.config };
+  if (env.session) ctx.session = env.session;
+  const needs = await declared.needs(args, ctx);
+  return needs.map((need) => requestOfNeed(tool.name, namespace, args, need, env));
+}
+
+function requestOfNeed(
+  tool: string,
+  namespace: string,
+  args: unknown,
+  need: PermissionNeed,
+  env: RequestEnv,
+): PermissionRequest {
+  const base = need.cwd ?? env.cwd;
+  const request: PermissionRequest = {
+    tool,
+    namespace,
+    action: need.action,
+    patterns: (need.patterns ?? []).map(String),
+    paths: (need.paths ?? []).map((p) => {
+      const spec = typeof p === "string" ? { path: p } : p;
+      const resolved = resolveRequestPath(spec.path, { ...env, cwd: base });
+      return spec.subtree ? { ...resolved, subtree: true } : resolved;
+    }),
+    args,
+  };
+  if (need.floor) request.floor = { ...need.floor };
   return request;
 }
 

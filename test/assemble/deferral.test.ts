@@ -222,7 +222,7 @@ describe("Toolplane.catalog defers per defer.*", () => {
     expect(names(c)).not.toContain(TOOL_SEARCH_NAME);
     expect(c.system).not.toContain(DEFERRED_HEADER);
     expect(c.report.deferral).toMatchObject({ form: "none" });
-    expect(c.report.deferral?.trigger).toMatch(/under the threshold: 15 tools/);
+    expect(c.report.deferral?.trigger).toMatch(/under the threshold: 18 tools/);
     const search = await plane.call(TOOL_SEARCH_NAME, { query: "weather" });
     expect(search.content[0]).toMatchObject({ text: expect.stringMatching(/Nothing is deferred here/) });
   });

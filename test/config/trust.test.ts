@@ -233,6 +233,39 @@ describe("project trust: a repository's own file may only tighten until it is tr
     }
   });
 
+  it("an untrusted project may make the sandbox stricter, never weaker, and keeps spill files inside it", () => {
+    const p = tempProject({
+      ".toolplane/config.json": JSON.stringify({
+        tools: { sandbox: "off", sandboxNetwork: true },
+        results: { spillDir: "/var/tmp/elsewhere" },
+      }),
+    });
+    const untrusted = loadConfig({ cwd: p.repo, env: p.env });
+    expect(untrusted.get("tools.sandbox")).toBe("workspace-write");
+    expect(untrusted.get("tools.sandboxNetwork")).toBe(false);
+    expect(untrusted.get("results.spillDir")).toBe(null);
+    expect(untrusted.trust.ignored.map((i) => i.key).sort()).toEqual([
+      "results.spillDir",
+      "tools.sandbox",
+      "tools.sandboxNetwork",
+    ]);
+    const trusted = loadConfig({ cwd: p.repo, env: p.env, trustProject: true });
+    expect(trusted.get("tools.sandbox")).toBe("off");
+    expect(trusted.get("tools.sandboxNetwork")).toBe(true);
+    expect(trusted.get("results.spillDir")).toBe("/var/tmp/elsewhere");
+
+    const stricter = tempProject({
+      ".toolplane/config.json": JSON.stringify({
+        tools: { sandbox: "read-only" },
+        results: { spillDir: ".spill" },
+      }),
+    });
+    const applied = loadConfig({ cwd: stricter.repo, env: stricter.env });
+    expect(applied.get("tools.sandbox")).toBe("read-only");
+    expect(applied.get("results.spillDir")).toBe(".spill");
+    expect(applied.trust.ignored).toEqual([]);
+  });
+
   it("trust is recorded beside the user's other keys, in the form their file already uses", () => {
     const p = tempProject();
     const home = path.dirname(userFile(p.home));

@@ -30,6 +30,7 @@ const IDS = [
   "invalidate/missed-deletion",
   "register/provider-problems",
   "config/untrusted-project",
+  "tools/sandbox",
 ];
 
 describe("toolplane doctor", () => {
@@ -37,7 +38,8 @@ describe("toolplane doctor", () => {
     const { repo, env } = tempProject(
       {
         ".toolplane/config.json": JSON.stringify({
-          tools: { modules: [{ path: "tools/review.mjs", layer: "preset:review" }] },
+          // the sandbox row is tested apart (test/cli/bash.test.ts); off passes on any machine
+          tools: { modules: [{ path: "tools/review.mjs", layer: "preset:review" }], sandbox: "off" },
           doctor: { expect: { "preset:review": ["review_diff", "ticket_status", "deploy"] } },
         }),
         "tools/review.mjs": `export const tools = [{ name: "review_diff", description: "Review a diff and list the problems found. Not for applying fixes.",
@@ -126,7 +128,8 @@ describe("toolplane doctor", () => {
       },
       { trust: true },
     );
-    const r = doctor(repo, env);
+    // the sandbox row: bubblewrap missing (a path where there is none)
+    const r = doctor(repo, { ...env, TOOLPLANE_BWRAP: "/nonexistent/bwrap" });
     expect(r.code).toBe(1);
     for (const c of r.report.checks) {
       // the project is trusted here (its modules seed the faults): test/config/trust.test.ts seeds that row

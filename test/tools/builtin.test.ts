@@ -4,12 +4,12 @@ import { builtinFileTools } from "../../src/tools/index.js";
 import { tempProject } from "../helpers/tmp.js";
 
 describe("builtin provider", () => {
-  it("registers read, grep and glob in the global layer as provider builtin", async () => {
+  it("registers the coding tools in the global layer as provider builtin", async () => {
     const p = tempProject();
     const plane = await Toolplane.open({ cwd: p.repo, env: p.env });
     const snapshot = await plane.toolSnapshot();
     const builtin = snapshot.entries.filter((e) => e.provider === "builtin").map((e) => e.name);
-    expect(builtin).toEqual(["read", "grep", "glob", "skill"]);
+    expect(builtin).toEqual(["read", "grep", "glob", "edit", "write", "bash", "skill"]);
   });
 
   it("declares permissions with paths the permission layer can check, and read never spills", () => {

@@ -3,6 +3,7 @@ import { type FileHandle, open, readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import type { ToolContext } from "../../declare/types.js";
 import { describeFsError, FileToolError, specialKind } from "../errors.js";
+import { recordRead } from "../file-state.js";
 import { configInt, LINE_MAX_CHARS, MEDIA_MAX_BYTES, READ_MAX_BYTES, READ_MAX_LINES } from "../limits.js";
 import { verifyOpened } from "../opened-path.js";
 import { type PathContext, workspacePath } from "../workspace-path.js";
@@ -62,7 +63,7 @@ export type ReadValue = TextPage | DirectoryPage | MediaValue;
 
 export async function readPath(
   args: ReadArgs,
-  ctx: PathContext & Pick<ToolContext, "config"> & { signal?: AbortSignal },
+  ctx: PathContext & Pick<ToolContext, "config" | "session"> & { signal?: AbortSignal },
 ): Promise<ReadValue> {
   const target = workspacePath(args.path, ctx);
   const offset = args.offset ?? 1;
@@ -133,6 +134,7 @@ export async function readPath(
     const start = await index.lineStart(fh, offset, ctx.signal);
     if (start === undefined || start >= size) {
       if (offset === 1) {
+        await recordRead(ctx.session, target.real, fh, fst);
         return {
           kind: "file" as const,
           path: target.shown,
@@ -156,6 +158,8 @@ export async function readPath(
       lineMaxChars: configInt(ctx.config, "results.lineMaxChars", LINE_MAX_CHARS),
       prefix: (i) => rowPrefix(offset + i).length,
     });
+    // the version the model saw: edit and write refuse a file not read, or changed, since
+    await recordRead(ctx.session, target.real, fh, fst);
     const next = offset + page.lines.length;
     const atEnd = page.end >= size;
     // both ends of a served page: re-reading it, or reading on, needs no chunk lookup

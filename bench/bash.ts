@@ -1,0 +1,201 @@
+import { spawn } from "node:child_process";
+import { createWriteStream, mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import { ExecutionHost, newToolSession, SpillStore } from "../src/execute/index.js";
+import { bashNeeds } from "../src/tools/bash/needs.js";
+import { bashParser } from "../src/tools/bash/parser.js";
+import { bashTool } from "../src/tools/bash.js";
+import { sandboxSupport } from "../src/tools/sandbox/bwrap.js";
+import { emit, type Figure, median, round } from "./lib.js";
+
+// The bash tool against a bare child_process.spawn of the same command, in the same run,
+// alternated so machine load falls on both alike:
+// 1. per command: parse + permission check (+ sandbox) + host, for a command that does nothing;
+// 2. throughput: a command writing 1 GiB to stdout, through the host's collector into the spill
+//    file, with the process's memory sampled (it must stay flat).
+const GiB = 1024 ** 3;
+const MiB = 1024 ** 2;
+const REPS = Number(process.env.BENCH_REPS ?? 25);
+const BIG_REPS = Number(process.env.BENCH_BIG_REPS ?? 3);
+const dir = mkdtempSync(path.join(process.env.BENCH_DIR ?? tmpdir(), "tp-bench-bash-"));
+const BIG = `yes ${"a".repeat(63)} | head -c ${GiB}`;
+
+function host(sandbox: "off" | "workspace-write", session: string) {
+  const tool = bashTool();
+  return new ExecutionHost({
+    tools: () => ({ tools: [{ tool, namespace: "bench" }] }),
+    config: {
+      "results.inlineMaxBytes": 51_200,
+      "tools.timeoutMs": 600_000,
+      "tools.sandbox": sandbox,
+      "tools.sandboxNetwork": false,
+    },
+    policy: {
+      rules: [
+        { rule: { effect: "allow", action: "command" }, origin: "bench" },
+        { rule: { effect: "allow", action: "write" }, origin: "bench" },
+      ],
+      defaultEffect: "allow",
+      workspaceBoundary: true,
+      askFiles: [],
+      caseInsensitive: false,
+      actionDefaults: { command: "ask", write: "ask" },
+    },
+    cwd: dir,
+    workspace: dir,
+    spill: new SpillStore(path.join(dir, "spill"), session),
+    session: newToolSession(),
+  });
+}
+
+/** A bare spawn of `bash -c command`, stdout read and dropped (or written to `file`). */
+function bare(command: string, file?: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn("/bin/bash", ["-c", command], { cwd: dir, stdio: ["ignore", "pipe", "ignore"] });
+    let bytes = 0;
+    if (file) child.stdout.pipe(createWriteStream(file));
+    else
+      child.stdout.on("data", (c: Buffer) => {
+        bytes += c.length;
+      });
+    child.on("error", reject);
+    child.on("close", () => resolve(file ? statSync(file).size : bytes));
+  });
+}
+
+async function timed(fn: () => Promise<unknown>): Promise<number> {
+  const t0 = performance.now();
+  await fn();
+  return performance.now() - t0;
+}
+
+async function main() {
+  const figures: Figure[] = [];
+  const sandboxed = sandboxSupport().available;
+
+  // the parser loads lazily: what the first bash call of a session pays once
+  const loadMs = await timed(() => bashParser());
+  figures.push({
+    name: "first use: load web-tree-sitter and the bash grammar (once per process)",
+    value: round(loadMs, 1),
+    unit: "ms",
+  });
+
+  const line = "git status && npm test 2>&1 | tee log.txt; find . -name '*.tmp' -exec rm {} \\;";
+  const ctx = { cwd: dir, workspace: dir, config: { "tools.sandbox": "off" } };
+  const check: number[] = [];
+  for (let i = 0; i < REPS * 4; i++) check.push(await timed(() => bashNeeds(line, ctx)));
+  figures.push({
+    name: "parse + classify a 4-command line (in process)",
+    value: round(median(check), 3),
+    unit: "ms",
+  });
+
+  const modes: Array<"off" | "workspace-write"> = sandboxed ? ["off", "workspace-write"] : ["off"];
+  const hosts = { off: host("off", "s-off"), "workspace-write": host("workspace-write", "s-ww") };
+  const base: number[] = [];
+  const ours: Record<string, number[]> = { off: [], "workspace-write": [] };
+  for (let i = 0; i < REPS + 2; i++) {
+    const b = await timed(() => bare("true"));
+    const o: Record<string, number> = {};
+    for (const m of modes) {
+      o[m] = await timed(async () => {
+        const r = await hosts[m].call({ tool: "bash", args: { command: "true" } });
+        if (r.isError) throw new Error(JSON.stringify(r));
+      });
+    }
+    if (i < 2) continue; // warm-up
+    base.push(b);
+    for (const m of modes) ours[m]!.push(o[m]!);
+  }
+  const b = median(base);
+  figures.push({ name: "bare spawn of `bash -c true`", value: round(b, 2), unit: "ms" });
+  for (const m of modes) {
+    figures.push({
+      name: `bash tool, \`true\`, sandbox ${m} (parse + permissions + ${m === "off" ? "" : "bwrap + "}host)`,
+      value: round(median(ours[m]!), 2),
+      unit: "ms",
+    });
+    figures.push({
+      name: `per-command cost over bare spawn, sandbox ${m}`,
+      value: round(median(ours[m]!) / b, 2),
+      unit: "x",
+    });
+  }
+  if (!sandboxed)
+    figures.push({ name: "sandbox not measured", value: 0, unit: "", note: sandboxSupport().reason ?? "" });
+
+  // throughput: 1 GiB to stdout
+  const bareRead: number[] = [];
+  const bareFile: number[] = [];
+  const tool: number[] = [];
+  let growth = 0;
+  const big = host(sandboxed ? "workspace-write" : "off", "s-big");
+  for (let i = 0; i < BIG_REPS; i++) {
+    bareRead.push(await timed(() => bare(BIG)));
+    const file = path.join(dir, "bare.out");
+    bareFile.push(await timed(() => bare(BIG, file)));
+    rmSync(file);
+    (globalThis as { gc?: () => void }).gc?.();
+    const before = process.memoryUsage.rss();
+    let peak = before;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, process.memoryUsage.rss());
+    }, 20);
+    let spill: string | undefined;
+    tool.push(
+      await timed(async () => {
+        const r = await big.call({ tool: "bash", args: { command: BIG } });
+        if (r.isError || !r.spillPath || statSync(r.spillPath).size !== GiB)
+          throw new Error(JSON.stringify(r).slice(0, 400));
+        spill = r.spillPath;
+      }),
+    );
+    clearInterval(sampler);
+    growth = Math.max(growth, (peak - before) / MiB);
+    if (spill) rmSync(spill);
+  }
+  const gibps = (ms: number) => round(GiB / (ms / 1000) / GiB, 2);
+  figures.push({
+    name: "1 GiB to stdout, bare spawn, read and dropped",
+    value: gibps(median(bareRead)),
+    unit: "GiB/s",
+  });
+  figures.push({
+    name: "1 GiB to stdout, bare spawn piped to a file",
+    value: gibps(median(bareFile)),
+    unit: "GiB/s",
+  });
+  figures.push({
+    name: "1 GiB to stdout, bash tool (spilled to a file)",
+    value: gibps(median(tool)),
+    unit: "GiB/s",
+  });
+  figures.push({
+    name: "bash tool time / bare spawn piped to a file",
+    value: round(median(tool) / median(bareFile), 2),
+    unit: "x",
+  });
+  figures.push({
+    name: "bash tool time / bare spawn read and dropped",
+    value: round(median(tool) / median(bareRead), 2),
+    unit: "x",
+  });
+  figures.push({
+    name: "RSS growth while the bash tool streamed 1 GiB",
+    value: round(growth, 1),
+    unit: "MiB",
+    goal: "flat (< 64)",
+    ok: growth < 64,
+  });
+  emit({ bench: "bash", figures });
+}
+
+main()
+  .catch((err) => {
+    process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
+    process.exitCode = 1;
+  })
+  .finally(() => rmSync(dir, { recursive: true, force: true }));

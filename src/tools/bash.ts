@@ -1,0 +1,132 @@
+import path from "node:path";
+import { z } from "zod";
+import { defineTool } from "../declare/index.js";
+import type { OutputStream, RenderedOutput, ToolContext } from "../declare/types.js";
+import { keepShellCwd, resetShellCwd, shellCwd } from "./bash/cwd.js";
+import { bashNeeds, sandboxFor } from "./bash/needs.js";
+import { runShell } from "./bash/run.js";
+import { sandboxSupport } from "./sandbox/bwrap.js";
+
+export const bashParameters = z.object({
+  command: z.string().min(1).describe("The command line to run with bash"),
+  description: z.string().optional().describe("What the command does, in a few words (shown to the user)"),
+});
+export type BashArgs = z.output<typeof bashParameters>;
+
+export const bashOutput = z.object({
+  /** null when a signal ended it. */
+  exitCode: z.number().int().nullable(),
+  signal: z.string().optional(),
+  /** The shell's directory after the command, relative to the workspace ("." for its root). */
+  cwd: z.string(),
+  /** Set when the command left the workspace: the next command starts back here. */
+  cwdReset: z.boolean().optional(),
+  sandbox: z.enum(["off", "read-only", "workspace-write"]),
+  /** Bytes of output the command wrote (stdout and stderr). */
+  outputBytes: z.number().int(),
+  /** Only when no host stream was given (a direct call): the output, cut at 1 MiB. */
+  output: z.string().optional(),
+});
+export type BashValue = z.output<typeof bashOutput>;
+
+export const BASH_DESCRIPTION =
+  // Qualitative on purpose: limits and the sandbox setting can change; they never go into a description.
+  "Run a shell command with bash and get its output (stdout and stderr together) and exit code. " +
+  "The working directory carries over between calls, inside the workspace. Each command and each " +
+  "file it writes is checked against the permission rules, and commands may run in a sandbox that " +
+  "keeps writes inside the workspace and has no network. Quote paths with spaces. Not for reading, " +
+  "searching or changing files: use read, grep, glob, edit and write, which are faster and checked " +
+  "more precisely. Background jobs end when the command does.";
+
+export function bashTool() {
+  return defineTool({
+    name: "bash",
+    description: BASH_DESCRIPTION,
+    parameters: bashParameters,
+    output: { schema: bashOutput, render: renderBash },
+    execute: (args: BashArgs, ctx: ToolContext) => runBash(args, ctx),
+    permission: {
+      action: "command",
+      patterns: (a) => [a.command],
+      needs: (a, ctx) => bashNeeds(a.command, ctx),
+    },
+    display: { title: "Bash", summarize: (a) => a.description ?? a.command },
+  });
+}
+
+const DIRECT_OUTPUT_MAX = 1024 * 1024;
+
+export async function runBash(args: BashArgs, ctx: ToolContext): Promise<BashValue> {
+  const cwd = shellCwd(ctx);
+  const sandbox = sandboxFor(ctx.config);
+  let plan: Parameters<typeof runShell>[0]["sandbox"];
+  if (sandbox.active) {
+    const extra = (ctx.config["permissions.additionalDirectories"] as string[] | undefined) ?? [];
+    plan = {
+      binary: sandboxSupport().binary!,
+      plan: {
+        mode: sandbox.mode as "read-only" | "workspace-write",
+        network: sandbox.network,
+        roots: [ctx.workspace, ...extra.map((d) => path.resolve(ctx.workspace, d))],
+        cwd,
+      },
+    };
+  }
+  // a direct call (no host) gets its output in the value, bounded
+  let direct = "";
+  let bytes = 0;
+  const sink = ctx.stream;
+  const stream: OutputStream = {
+    write: (chunk) => {
+      bytes += typeof chunk === "string" ? Buffer.byteLength(chunk) : chunk.length;
+      if (sink) return sink.write(chunk);
+      if (direct.length < DIRECT_OUTPUT_MAX) direct += Buffer.from(chunk).toString("utf8");
+      return Promise.resolve();
+    },
+  };
+  const exit = await runShell({
+    command: args.command,
+    cwd,
+    stream,
+    signal: ctx.signal,
+    ...(plan ? { sandbox: plan } : {}),
+  });
+  const value: BashValue = {
+    exitCode: exit.exitCode,
+    cwd: cwd,
+    sandbox: sandbox.active ? sandbox.mode : "off",
+    outputBytes: bytes,
+  };
+  if (exit.signal) value.signal = exit.signal;
+  let ended = cwd;
+  if (exit.cwd !== undefined) {
+    if (keepShellCwd(ctx, exit.cwd)) ended = exit.cwd;
+    else {
+      resetShellCwd(ctx);
+      ended = ctx.cwd;
+      value.cwdReset = true;
+    }
+  }
+  value.cwd = relativeToWorkspace(ended, ctx.workspace);
+  if (!ctx.stream) value.output = direct.slice(0, DIRECT_OUTPUT_MAX);
+  return value;
+}
+
+function relativeToWorkspace(dir: string, workspace: string): string {
+  const rel = path.relative(workspace, dir);
+  return rel === "" ? "." : rel.split(path.sep).join("/");
+}
+
+/** The trailer after the streamed output: exit status, and where the shell is when that moved. */
+export function renderBash(value: BashValue): RenderedOutput {
+  const lines: string[] = [];
+  if (value.output !== undefined && value.output !== "") lines.push(value.output);
+  else if (value.outputBytes === 0) lines.push("(no output)");
+  const status =
+    value.exitCode !== null ? `exit code ${value.exitCode}` : `killed by ${value.signal ?? "a signal"}`;
+  lines.push(`[${status}]`);
+  if (value.cwdReset) {
+    lines.push(`[the command left the workspace: the next command starts in ${value.cwd} again]`);
+  } else if (value.cwd !== ".") lines.push(`[cwd: ${value.cwd}]`);
+  return lines.join("\n");
+}

@@ -1,0 +1,97 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import type { Readable } from "node:stream";
+import type { OutputStream } from "../../declare/types.js";
+import { bwrapArgs, type SandboxPlan } from "../sandbox/bwrap.js";
+
+export interface ShellRun {
+  command: string;
+  cwd: string;
+  /** Where stdout and stderr go, interleaved as a terminal shows them. */
+  stream: OutputStream;
+  signal: AbortSignal;
+  /** bwrap and its plan; undefined runs unsandboxed. */
+  sandbox?: { binary: string; plan: SandboxPlan };
+}
+
+export interface ShellExit {
+  exitCode: number | null;
+  signal: string | null;
+  /** The directory the shell ended in (undefined when the command replaced the EXIT trap). */
+  cwd: string | undefined;
+}
+
+// The command runs after two lines of our own: stderr joins stdout (one stream, in the order a
+// terminal shows), and an EXIT trap reports the final directory on fd 3 so the next call starts there.
+const PRELUDE = 'exec 2>&1\ntrap \'builtin printf "%s\\0" "$PWD" 2>/dev/null >&3\' EXIT\n';
+
+/**
+ * Runs one command line with bash, in its own process group (under bwrap when sandboxed), streams
+ * its output through the host's collector with back-pressure, and kills the whole group on abort
+ * (timeout, output cap, the user's stop) and when the shell exits (background jobs end with it).
+ */
+export async function runShell(run: ShellRun): Promise<ShellExit> {
+  const script = `${PRELUDE}${run.command}`;
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PAGER: "cat",
+    GIT_PAGER: "cat",
+    GIT_TERMINAL_PROMPT: "0",
+  };
+  const [file, argv] = run.sandbox
+    ? [run.sandbox.binary, [...bwrapArgs(run.sandbox.plan), "--", "/bin/bash", "-c", script]]
+    : ["/bin/bash", ["-c", script]];
+  const child = spawn(file, argv, {
+    cwd: run.cwd,
+    env,
+    detached: true, // its own process group: one kill reaches every process it started
+    stdio: ["ignore", "pipe", "pipe", "pipe"],
+  });
+  const killGroup = () => {
+    if (child.pid === undefined) return;
+    try {
+      process.kill(-child.pid, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  };
+  const onAbort = () => killGroup();
+  if (run.signal.aborted) killGroup();
+  run.signal.addEventListener("abort", onAbort, { once: true });
+
+  let finalDir = "";
+  const report = child.stdio[3] as Readable;
+  report.setEncoding("utf8");
+  report.on("data", (s: string) => {
+    if (finalDir.length < 8192) finalDir += s;
+  });
+  report.on("error", () => {});
+  const reported = new Promise<void>((resolve) => report.once("close", () => resolve()));
+
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve, reject) => {
+    child.once("error", reject);
+    child.once("exit", (code, signal) => resolve({ code, signal }));
+  });
+  // when the shell exits, whatever it left in the background is stopped, so its pipes close
+  exited.then(killGroup, () => {});
+  try {
+    // bwrap's own complaints arrive on stderr; the command's stderr already joined stdout
+    await Promise.all([pump(child.stdout!, run.stream), pump(child.stderr!, run.stream)]);
+    const { code, signal } = await exited;
+    await reported;
+    const nul = finalDir.indexOf("\0");
+    return { exitCode: code, signal, cwd: nul > 0 ? finalDir.slice(0, nul) : undefined };
+  } finally {
+    run.signal.removeEventListener("abort", onAbort);
+    killGroup();
+    destroy(child);
+  }
+}
+
+/** Copies a pipe into the sink, awaiting each write: a slow sink holds the command back. */
+async function pump(from: Readable, to: OutputStream): Promise<void> {
+  for await (const chunk of from as AsyncIterable<Buffer>) await to.write(chunk);
+}
+
+function destroy(child: ChildProcess): void {
+  for (const s of child.stdio) s?.destroy();
+}
