@@ -16,7 +16,8 @@ const text = (result: unknown) =>
   ((result as { content: Array<{ text?: string }> }).content ?? []).map((b) => b.text ?? "").join("\n");
 
 function project(config: Record<string, unknown>) {
-  const p = tempProject({ ".toolplane/config.json": JSON.stringify(config) });
+  // trusted: its MCP servers have a command, which an untrusted project's file may not start
+  const p = tempProject({ ".toolplane/config.json": JSON.stringify(config) }, { trust: true });
   return { ...p, env: { ...p.bareEnv } };
 }
 

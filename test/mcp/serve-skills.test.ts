@@ -48,7 +48,8 @@ describe("toolplane serve: skills as prompts, watched", () => {
     });
     const root = path.join(p.repo, ".toolplane", "skills");
     const client = new Client({ name: "test", version: "1" });
-    // allowlist deferral with no resident tools: the skill tool is listed only while a skill is model-visible
+    // allowlist deferral with no resident tools, and the skill tool unmarked (built-ins are marked
+    // never by default): it is then listed only while a skill is model-visible
     await client.connect(
       new StdioClientTransport({
         command: process.execPath,
@@ -61,6 +62,8 @@ describe("toolplane serve: skills as prompts, watched", () => {
           "defer.mode=allowlist",
           "--set",
           "tools.examples=false",
+          "--set",
+          'defer.tools={"skill":"auto"}',
         ],
         env: p.env as Record<string, string>,
         stderr: "pipe",
