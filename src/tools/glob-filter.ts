@@ -16,19 +16,25 @@ const NONE: GlobFilter = { args: [], dispose: async () => {} };
  * given that way overrides every ignore rule, so `*.txt` listed .gitignore'd files and `**`
  * searched `.git`. Two filters that keep the ignore rules instead:
  * - a glob without "/" matches file names, which is what an rg file type does: `--type-add`
- *   then `--type` (or `--type-not` for `!glob`) filters after the ignore rules, exactly;
+ *   then `--type` (or `--type-not` for `!glob`) filters after the ignore rules, exactly (unless
+ *   the search has a --type of its own: see `typed`);
  * - a path glob goes into an ignore file (`*`, `!*\/`, `!glob`: ignore every file but those that
  *   match), which rg consults after .gitignore: an ignored file stays ignored. A file that a
  *   .gitignore re-includes with its own `!pattern` is the one case this lets through unfiltered.
  */
-export async function globFilter(glob: string | undefined): Promise<GlobFilter> {
+export async function globFilter(
+  glob: string | undefined,
+  options: { typed?: boolean } = {},
+): Promise<GlobFilter> {
   if (glob === undefined) return NONE;
   if (/[\r\n]/.test(glob)) throw new FileToolError("the glob is more than one line: give one glob");
   const negated = glob.startsWith("!");
   const body = negated ? glob.slice(1) : glob;
   if (body === "") throw new FileToolError(`invalid glob ${JSON.stringify(glob)}: nothing after the "!"`);
-  // "include:" would read as rg's type-include directive, not as a glob
-  if (!body.includes("/") && !body.startsWith("include:")) {
+  // "include:" would read as rg's type-include directive, not as a glob; beside a --type (the
+  // caller's `typed`), a second type would widen the search (rg ORs types), so the ignore file
+  // narrows instead (a --type-not narrows either way)
+  if (!body.includes("/") && !body.startsWith("include:") && (negated || !options.typed)) {
     return {
       args: [`--type-add=${TYPE}:${body}`, negated ? `--type-not=${TYPE}` : `--type=${TYPE}`],
       dispose: async () => {},

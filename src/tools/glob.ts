@@ -1,14 +1,18 @@
+import { lstatSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { defineTool } from "../declare/index.js";
 import type { RenderedOutput, ToolContext } from "../declare/types.js";
 import { FileToolError } from "./errors.js";
 import { globFilter } from "./glob-filter.js";
-import { GLOB_MAX_RESULTS } from "./limits.js";
-import { NOT_UTF8_NOTE, rawPath } from "./raw-path.js";
+import { GLOB_MAX_PAGE, GLOB_MAX_RESULTS, pageBudget } from "./limits.js";
+import { NOT_UTF8_NOTE, type RawPath, rawPath } from "./raw-path.js";
 import { describeRgStart, RgStartError, runRg } from "./rg.js";
+import { comparePaths } from "./search-order.js";
+import { continueHint, pastEnd, rangeOf } from "./search-page.js";
 import { openSearchTarget } from "./search-target.js";
-import { noneWithheld, withheldNote, withheldSchema } from "./withheld.js";
+import { TopK } from "./top-k.js";
+import { noneWithheld, type Withheld, withheldNote, withheldSchema } from "./withheld.js";
 import { type PathContext, workspacePath } from "./workspace-path.js";
 
 export const globParameters = z.object({
@@ -19,14 +23,28 @@ export const globParameters = z.object({
       'Glob of file paths, gitignore style: "*.ts" matches at any depth, "src/**/*.test.ts" from the folder searched',
     ),
   path: z.string().min(1).optional().describe("Folder to search in; default: the working directory"),
+  head_limit: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe(`Most paths per page (default and 0: ${GLOB_MAX_RESULTS}, at most ${GLOB_MAX_PAGE})`),
+  offset: z.number().int().min(0).optional().describe("Paths to skip: the offset a cut page ends with"),
 });
 export type GlobArgs = z.output<typeof globParameters>;
 
 export const globOutput = z.object({
   pattern: z.string(),
+  /** The page's paths, newest first (modification time), ties by path. */
   files: z.array(z.string()),
-  /** Matching files past the cap, counted but not listed. */
+  /** Index (from 0) of the page's first path in the whole order. */
+  offset: z.number().int(),
+  /** Matching files in all that may be listed (permission-denied ones are not). */
+  total: z.number().int(),
+  /** Matching files after this page, counted but not listed. */
   more: z.number().int(),
+  /** Only when more follow: the offset of the next page. */
+  nextOffset: z.number().int().optional(),
   /** Only when a listed name is not UTF-8: its bytes (base64), keyed by the shown, escaped path. */
   pathBytes: z.record(z.string(), z.string()).optional(),
   /** Only when matching files were left out by the permission rules: how many, never which. */
@@ -35,8 +53,9 @@ export const globOutput = z.object({
 export type GlobValue = z.output<typeof globOutput>;
 
 export const GLOB_DESCRIPTION =
-  "Find files by name with a glob pattern. Returns up to 100 paths sorted by path, and how many " +
-  "more matched. Skips .gitignore'd files and .git. Not for searching file contents: use grep.";
+  "Find files by name with a glob pattern. Returns paths newest first (by modification time), " +
+  "paged: a cut page ends with the offset to continue from. Skips .gitignore'd files and .git. " +
+  "Not for searching file contents: use grep.";
 
 export function globTool() {
   return defineTool({
@@ -51,11 +70,27 @@ export function globTool() {
   });
 }
 
+/** A listed file as the walk found it, with what orders it. */
+interface Found {
+  mtime: number;
+  /** The path as the result shows it (and orders ties by). */
+  shown: string;
+  raw: RawPath;
+  /** The permission rules ask before it may be listed. */
+  ask: boolean;
+}
+
+/** Newest first; the same modification time by path, so the order never depends on the walk. */
+const newestFirst = (a: Found, b: Found) => b.mtime - a.mtime || comparePaths(a.shown, b.shown);
+
 /**
- * `rg --files --sort path` lists in a fixed order, so the first 100 are kept and the rest only
- * counted: memory stays flat however many files match. Each file is decided by the permission
- * rules before it is listed or counted (ctx.paths, from the host): a denied name is left out, an
- * ask-file is listed only when approved (asked for the listed ones only), both counted as withheld.
+ * `rg --files` walks in parallel, and each file is stat'ed for its modification time as it streams
+ * past. Only the first offset + limit files in the result's order are held (a bounded heap, see
+ * TopK); the rest are counted. Each file is decided by the permission rules before it is kept or
+ * counted (ctx.paths, from the host): a denied name is left out; an ask-file keeps its place in
+ * the order, and is listed only when approved (asked for the files on the page only, so a later
+ * page never asks again about an earlier one), else its place stays empty; both are counted as
+ * withheld.
  */
 export async function glob(
   args: GlobArgs,
@@ -64,24 +99,26 @@ export async function glob(
   const target = workspacePath(args.path, ctx);
   await openSearchTarget(target, ctx, "glob");
   const filter = await globFilter(args.pattern);
-  const cap = GLOB_MAX_RESULTS;
-  const files: string[] = [];
-  const pathBytes: Record<string, string> = {};
+  const offset = args.offset ?? 0;
+  const limit = args.head_limit ? Math.min(args.head_limit, GLOB_MAX_PAGE) : GLOB_MAX_RESULTS;
   const withheld = noneWithheld();
-  let more = 0;
   const prefix = path.relative(ctx.cwd, target.real);
   const outside = prefix.startsWith("..") || path.isAbsolute(prefix);
+  const base = outside ? target.real : prefix;
+  const root = Buffer.from(`${target.real}${path.sep}`);
+  const top = new TopK<Found>(offset + limit, newestFirst);
   let result: { code: number | null; stderr: string };
   try {
     const run = runRg(
-      ["--files", "--sort=path", "--hidden", "--glob=!.git", "--no-require-git", ...filter.args, "--", "."],
+      ["--files", "--hidden", "--glob=!.git", "--no-require-git", ...filter.args, "--", "."],
       target.real,
-      // only the listed paths are held; the rest are counted as they stream past
+      // only the kept paths are held; the rest are counted as they stream past
       Number.MAX_SAFE_INTEGER,
       ctx.signal,
     );
     for await (const line of run.lines()) {
-      const raw = rawPath(line.subarray(0, 2).equals(DOT_SLASH) ? line.subarray(2) : line);
+      const raw = rawPath(line.subarray(0, 2).equals(DOT_SLASH) ? Buffer.from(line.subarray(2)) : Buffer.from(line));
+      let ask = false;
       if (ctx.paths) {
         const full = path.join(target.real, raw.bytes.toString("utf8"));
         // rg's walk follows no symlink and starts at a real folder: the path it reports is real
@@ -90,24 +127,13 @@ export async function glob(
           withheld.denied++;
           continue;
         }
-        // an ask is put only for a file that would be listed; past the cap it is just withheld
-        if (verdict === "ask" && (files.length >= cap || !(await ctx.paths.approve(full)))) {
-          withheld.unapproved++;
-          continue;
-        }
+        ask = verdict === "ask";
       }
-      if (files.length >= cap) {
-        more++;
-        continue;
-      }
-      const shown = outside ? path.join(target.real, raw.shown) : path.join(prefix, raw.shown);
-      files.push(shown);
-      if (!raw.utf8) {
-        const dir = outside ? target.real : prefix;
-        pathBytes[shown] = Buffer.concat([Buffer.from(dir === "" ? "" : `${dir}/`), raw.bytes]).toString(
-          "base64",
-        );
-      }
+      // synchronous: one stat of a name the walk just listed costs microseconds, a thread-pool
+      // round trip more than that; rg's next chunk of names is read between two chunks of stats
+      const st = lstatSync(Buffer.concat([root, raw.bytes]), { throwIfNoEntry: false });
+      if (st === undefined) continue; // gone since the walk listed it
+      top.offer({ mtime: st.mtimeMs, shown: base === "" ? raw.shown : path.join(base, raw.shown), raw, ask });
     }
     result = await run.done;
   } catch (err) {
@@ -118,7 +144,7 @@ export async function glob(
   }
   const { code, stderr } = result;
   if (ctx.signal?.aborted) throw new FileToolError("the search was aborted");
-  if (code === 2 && files.length === 0) {
+  if (code === 2 && top.seen === 0) {
     const first = stderr.trim().split("\n")[0] ?? "";
     throw new FileToolError(
       /glob|type/i.test(stderr)
@@ -126,7 +152,43 @@ export async function glob(
         : `file search failed: ${first || "ripgrep exited with an error"}`,
     );
   }
-  const value: GlobValue = { pattern: args.pattern, files, more };
+  const total = top.seen;
+  if (offset > 0 && offset >= total && total > 0) throw pastEnd(offset, total, "files");
+  return await pageOf(args.pattern, top.sorted().slice(offset), { offset, total, base }, ctx, withheld);
+}
+
+/** The page: the kept files from the offset on, approved where they ask, within the byte budget. */
+async function pageOf(
+  pattern: string,
+  candidates: readonly Found[],
+  at: { offset: number; total: number; base: string },
+  ctx: PathContext & Pick<ToolContext, "config">,
+  withheld: Withheld,
+): Promise<GlobValue> {
+  const room = pageBudget(ctx.config) - footerReserve(at.offset + candidates.length + at.total);
+  const files: string[] = [];
+  const pathBytes: Record<string, string> = {};
+  let used = 0;
+  let end = at.offset;
+  for (const f of candidates) {
+    const row = f.raw.utf8 ? f.shown : `${f.shown}${NOT_UTF8_NOTE}`;
+    const cost = Buffer.byteLength(row) + 1;
+    if (used + cost > room && end > at.offset) break;
+    end++;
+    // an ask is put only for a file this page lists, one at a time, in the page's order
+    if (f.ask && !(await ctx.paths!.approve(path.resolve(ctx.cwd, f.shown)))) {
+      withheld.unapproved++;
+      continue;
+    }
+    used += cost;
+    files.push(f.shown);
+    if (!f.raw.utf8) {
+      const dir = at.base === "" ? "" : `${at.base}/`;
+      pathBytes[f.shown] = Buffer.concat([Buffer.from(dir), f.raw.bytes]).toString("base64");
+    }
+  }
+  const value: GlobValue = { pattern, files, offset: at.offset, total: at.total, more: at.total - end };
+  if (end < at.total) value.nextOffset = end;
   if (Object.keys(pathBytes).length > 0) value.pathBytes = pathBytes;
   if (withheld.denied + withheld.unapproved > 0) value.withheld = withheld;
   return value;
@@ -134,17 +196,32 @@ export async function glob(
 
 const DOT_SLASH = Buffer.from("./");
 
+function footerOf(v: Pick<GlobValue, "offset" | "total" | "nextOffset" | "files" | "more">): string | undefined {
+  if (v.offset === 0 && v.nextOffset === undefined) return undefined;
+  const end = v.total - v.more;
+  const hint = v.nextOffset === undefined ? "" : `; ${v.more} more: ${continueHint("glob", v.nextOffset)}`;
+  return `(files ${rangeOf({ offset: v.offset, end, total: v.total })}, newest first${hint})`;
+}
+
+/** The most bytes the end of a page can take when no number in it is above `most`. */
+function footerReserve(most: number): number {
+  const footer = footerOf({ offset: most, total: most, nextOffset: most, files: [], more: most }) ?? "";
+  const note = withheldNote({ denied: most, unapproved: most }) ?? "";
+  return Buffer.byteLength(footer) + Buffer.byteLength(note) + 2;
+}
+
 export function renderGlob(value: GlobValue): RenderedOutput {
   const note = withheldNote(value.withheld);
-  if (value.files.length === 0) {
+  if (value.files.length === 0 && value.total === 0) {
     const none = `No files match ${JSON.stringify(value.pattern)}.`;
     return note ? `${none}\n${note}` : none;
   }
   const lines = value.files.map((f) => (value.pathBytes?.[f] === undefined ? f : `${f}${NOT_UTF8_NOTE}`));
+  const footer = footerOf(value);
+  if (footer) lines.push(footer);
   if (note) lines.push(note);
-  if (value.more > 0) {
-    lines.push(`(${value.more} more files match; narrow the pattern or give a path to see them)`);
-    return { content: [{ type: "text", text: lines.join("\n") }], truncated: true };
-  }
-  return lines.join("\n");
+  const text = lines.join("\n");
+  if (value.nextOffset !== undefined)
+    return { content: [{ type: "text", text }], truncated: true, nextOffset: value.nextOffset };
+  return text;
 }

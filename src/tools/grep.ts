@@ -1,21 +1,46 @@
-import { closeSync, constants, fstatSync, openSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { defineTool } from "../declare/index.js";
-import type { RenderedOutput, ToolContext } from "../declare/types.js";
+import type { ToolContext } from "../declare/types.js";
 import { noProgress, type Progress, type ProgressFactory } from "../util/progress.js";
 import { FileToolError } from "./errors.js";
 import { globFilter } from "./glob-filter.js";
-import { configInt, GREP_LINE_MAX_BYTES, GREP_MAX_MATCHES, RAW_MAX_BYTES } from "./limits.js";
-import { cutToFit, lineCutMarker, lineCutMarkerMax } from "./line-cut.js";
-import { openedAllowed } from "./opened-path.js";
-import { NOT_UTF8_NOTE, type RawPath, rawPath } from "./raw-path.js";
+import { ContentPage, FilesPage, type PageFile } from "./grep-page.js";
+import { absolute, type OpenedFile, openChecked, readIntoPage } from "./grep-read.js";
+import { footerReserve, renderGrep } from "./grep-render.js";
+import { GREP_MODES, type GrepMode, type GrepValue, grepOutput } from "./grep-value.js";
+import {
+  configInt,
+  GREP_CONTEXT_MAX,
+  GREP_LINE_MAX_BYTES,
+  GREP_MAX_MATCHES,
+  pageBudget,
+  RAW_MAX_BYTES,
+} from "./limits.js";
+import { type RawPath, rawPath } from "./raw-path.js";
 import { describeRgStart, fdName, MAX_FDS, RawCapError, RgStartError, runRg } from "./rg.js";
 import { comparePaths } from "./search-order.js";
+import { pageLimit, pastEnd } from "./search-page.js";
 import { againOpen, openSearchTarget, type SearchTarget } from "./search-target.js";
-import { noneWithheld, type Withheld, withheldNote, withheldSchema } from "./withheld.js";
+import { noneWithheld, type Withheld } from "./withheld.js";
 import { type PathContext, type ToolPath, workspacePath } from "./workspace-path.js";
 
+export type { GrepFile, GrepMatch, GrepValue } from "./grep-value.js";
+export { grepOutput } from "./grep-value.js";
+export { renderGrep } from "./grep-render.js";
+
+const contextLines = (side: string) =>
+  z
+    .number()
+    .int()
+    .min(0)
+    .max(GREP_CONTEXT_MAX)
+    .optional()
+    .describe(`Lines to show ${side} each match (content mode)`);
+
+// Parameter names: the ones Claude Code's Grep uses (output_mode, head_limit, offset, type,
+// multiline, -A, -B, -C), which models are trained to send, in the snake_case grep already had
+// (ignore_case, literal, kept as they were). See docs/tools.md.
 export const grepParameters = z.object({
   pattern: z.string().min(1).describe("Regular expression (Rust regex syntax) to search file contents for"),
   path: z.string().min(1).optional().describe("File or folder to search in; default: the working directory"),
@@ -24,45 +49,45 @@ export const grepParameters = z.object({
     .min(1)
     .optional()
     .describe('Only search files matching this glob, e.g. "*.ts" or "src/**/*.rs"'),
+  type: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('Only search files of this ripgrep type, e.g. "js", "py", "rust", "go"'),
+  output_mode: z
+    .enum(GREP_MODES)
+    .optional()
+    .describe(
+      '"files_with_matches" (default): the matching files; "content": the matching lines; "count": matching lines per file',
+    ),
+  "-A": contextLines("after"),
+  "-B": contextLines("before"),
+  "-C": contextLines("before and after"),
   ignore_case: z.boolean().optional().describe("Match letters of either case (default: case-sensitive)"),
   literal: z.boolean().optional().describe("Treat the pattern as plain text, not a regex"),
+  multiline: z
+    .boolean()
+    .optional()
+    .describe("Let matches span lines: . also matches newlines (rg -U --multiline-dotall)"),
+  head_limit: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe("Most entries (files, lines or counts) per page; 0 or unset: as many as fit"),
+  offset: z.number().int().min(0).optional().describe("Entries to skip: the offset a cut page ends with"),
 });
 export type GrepArgs = z.output<typeof grepParameters>;
 
-const grepMatch = z.object({
-  /** The path; a name that is not UTF-8 is shown with \xHH escapes (src/tools/raw-path.ts). */
-  path: z.string(),
-  /** Only for a path that is not UTF-8: its bytes, base64 (as rg --json gives them). */
-  pathBytes: z.string().optional(),
-  line: z.number().int(),
-  text: z.string(),
-  cut: z.boolean().optional(),
-});
-export const grepOutput = z.object({
-  pattern: z.string(),
-  matches: z.array(grepMatch),
-  /** Matching lines in all files searched (rg's counts), even when only the first ones are returned. */
-  totalMatches: z.number().int(),
-  filesWithMatches: z.number().int(),
-  /** True when matches past the cap were left out. */
-  capped: z.boolean(),
-  cap: z.number().int(),
-  /** Only when matching files were left out by the permission rules: how many, never which. */
-  withheld: withheldSchema.optional(),
-});
-export type GrepValue = z.output<typeof grepOutput>;
-export type GrepMatch = z.output<typeof grepMatch>;
-
 export const GREP_DESCRIPTION =
-  "Search file contents with a regular expression (ripgrep). Returns matching lines with paths " +
-  // The match cap is run-time config (grep.maxMatches), so the description only says there is one.
-  "and line numbers, sorted by path then line, up to a match cap that the result reports. " +
-  "Skips .gitignore'd files and .git. " +
-  "Not for finding files by name: use glob.";
+  // Qualitative on purpose: the page size is run-time config (grep.maxMatches), so it is not here.
+  "Search file contents with a regex (ripgrep). Lists matching files by default; output_mode " +
+  '"content" shows matching lines, "count" counts per file. Sorted by path and paged: a cut page ' +
+  "ends with the offset to continue from. Skips .gitignore'd files and .git. For file names use glob.";
 
 export interface GrepOptions {
   /**
-   * Told the running counts: matching lines and files so far (pass 1), then matches read (pass 2).
+   * Told the running counts: matching lines and files so far (pass 1), then entries read (pass 2).
    * For people (a CLI draws it on a terminal's stderr); never part of the result.
    */
   progress?: Progress;
@@ -88,15 +113,55 @@ export function grepTool(options: { progress?: ProgressFactory } = {}) {
 /** What grep needs of its context (the host's ToolContext, or less for a library caller). */
 type SearchContext = PathContext & Pick<ToolContext, "config" | "signal">;
 
+/** How one call searches and pages, from its arguments and the run-time config. */
+interface Plan {
+  mode: GrepMode;
+  multiline: boolean;
+  before: number;
+  after: number;
+  offset: number;
+  limit: number;
+  lineMax: number;
+  rawMax: number;
+  budget: number;
+}
+
+function planOf(args: GrepArgs, ctx: SearchContext): Plan {
+  const mode = args.output_mode ?? "files_with_matches";
+  const before = args["-B"] ?? args["-C"] ?? 0;
+  const after = args["-A"] ?? args["-C"] ?? 0;
+  if (mode !== "content" && (args["-A"] ?? args["-B"] ?? args["-C"]) !== undefined) {
+    throw new FileToolError(
+      `-A, -B and -C show lines around each match, so they need output_mode "content" (this call's is "${mode}")`,
+    );
+  }
+  if (args.type !== undefined && !/^[\w.+-]+$/.test(args.type)) {
+    throw new FileToolError(`invalid file type ${JSON.stringify(args.type)}: give a ripgrep type name such as js, py or rust`);
+  }
+  return {
+    mode,
+    multiline: args.multiline === true,
+    before,
+    after,
+    offset: args.offset ?? 0,
+    limit: pageLimit(args.head_limit, configInt(ctx.config, "grep.maxMatches", GREP_MAX_MATCHES)),
+    lineMax: configInt(ctx.config, "results.lineMaxChars", GREP_LINE_MAX_BYTES),
+    rawMax: configInt(ctx.config, "results.rawMaxBytes", RAW_MAX_BYTES),
+    budget: pageBudget(ctx.config),
+  };
+}
+
 /** Options shared by both passes: what is searched and how the pattern matches. */
 function matchFlags(args: GrepArgs): string[] {
   const flags = ["--hidden", "--glob=!.git", "--no-require-git"];
   flags.push(args.ignore_case ? "--ignore-case" : "--case-sensitive");
   if (args.literal) flags.push("--fixed-strings");
+  if (args.multiline) flags.push("--multiline", "--multiline-dotall");
+  flags.push(`--regexp=${args.pattern}`);
   return flags;
 }
 
-/** A file pass 1 counted matching lines in. */
+/** A file pass 1 counted matching lines (matches, with multiline) in. */
 interface Counted {
   path: RawPath;
   count: number;
@@ -105,14 +170,16 @@ interface Counted {
 }
 
 /**
- * Two passes keep the result deterministic without giving up rg's parallel walk:
+ * Two passes keep the result deterministic and paged without giving up rg's parallel walk:
  * 1. `rg --count` over the tree, in parallel: which files match and how many lines each. Its
  *    output is one short line per matching file, however many matches there are. Each file is
- *    then decided by the permission rules (ctx.paths): a denied one leaves the counts.
- * 2. `rg --json --sort path` over just the first files, in path order, that hold the cap's worth
- *    of matches; reading stops at the cap and rg is killed. Each file is opened here first and
- *    checked where it really is (a folder swapped for a symlink since pass 1 must not lead out),
- *    and rg reads the open file: no path is opened twice.
+ *    then decided by the permission rules (ctx.paths): a denied one leaves the counts. Sorted by
+ *    path, the counts number every entry (a matching line in content mode, a file otherwise), so
+ *    a page's files are known before any file is read.
+ * 2. Only the page's files are opened here, each checked where it really is (a folder swapped for
+ *    a symlink since pass 1 must not lead out). In content mode rg reads those open files
+ *    (`rg --json --sort path` over /dev/fd/NNN) and is stopped once the page is full: no path is
+ *    opened twice, and nothing past the page is read.
  * A single `rg --sort path --json` pass would also be deterministic, but sorting makes rg walk on
  * one thread: 1.3x to 1.8x slower than raw rg on a tree with few matches (docs/tools.md).
  */
@@ -130,15 +197,16 @@ export async function grep(
 }
 
 async function search(args: GrepArgs, ctx: SearchContext, bar: Progress): Promise<GrepValue> {
+  const plan = planOf(args, ctx);
   const target = workspacePath(args.path, ctx);
   const scope = await openSearchTarget(target, ctx, "grep");
   try {
-    return await searchIn(target, scope, args, ctx, bar);
+    return await searchIn(target, scope, args, plan, ctx, bar);
   } catch (err) {
     if (err instanceof RgStartError) {
       throw describeRgStart(err, err.cwd === ctx.cwd ? `the working directory ${ctx.cwd}` : target.shown);
     }
-    throw err;
+    throw rawCapAdvice(err, args);
   } finally {
     if (scope.kind === "file") await scope.handle.close();
   }
@@ -148,112 +216,188 @@ async function searchIn(
   target: ToolPath,
   scope: SearchTarget,
   args: GrepArgs,
+  plan: Plan,
   ctx: SearchContext,
   bar: Progress,
 ): Promise<GrepValue> {
-  const cap = configInt(ctx.config, "grep.maxMatches", GREP_MAX_MATCHES);
-  const lineMax = configInt(ctx.config, "results.lineMaxChars", GREP_LINE_MAX_BYTES);
-  const rawMax = configInt(ctx.config, "results.rawMaxBytes", RAW_MAX_BYTES);
   const withheld = noneWithheld();
-
-  let counts: Counted[];
-  if (scope.kind === "file") {
-    // one file, already open and checked: rg reads that descriptor, for the count too
-    const file = rawPath(Buffer.from(target.shown));
-    const found = await countMatches([...countFlags(args), "--", fdName(0)], ctx, rawMax, args, bar, [
-      scope.handle.fd,
-    ]);
-    counts = found.map((c) => ({ path: file, count: c.count }));
-  } else {
-    const rel = path.relative(ctx.cwd, target.real);
-    const searchArg = rel === "" ? "." : rel.startsWith("..") || path.isAbsolute(rel) ? target.real : rel;
-    const filter = await globFilter(args.glob);
-    try {
-      counts = await countMatches(
-        [...countFlags(args), ...filter.args, "--", searchArg],
-        ctx,
-        rawMax,
-        args,
-        bar,
-      );
-    } finally {
-      await filter.dispose();
-    }
-    counts = permitted(counts, ctx, withheld);
-  }
+  const counts = await countAll(target, scope, args, plan, ctx, bar, withheld);
   counts.sort((a, b) => comparePaths(a.path.shown, b.path.shown));
+  const content = plan.mode === "content";
+  const weight = (c: Counted) => (content ? c.count : 1);
+  const upper = Math.max(plan.offset + plan.limit, counts.reduce((n, c) => n + c.count, 0), counts.length);
+  const budget =
+    plan.budget -
+    footerReserve(
+      { mode: plan.mode, unit: plan.multiline ? "matches" : "lines", offset: 0, totalEntries: 0, totalMatches: 0, filesWithMatches: 0 },
+      upper,
+    );
+  const options = { offset: plan.offset, limit: plan.limit, budget, lineMax: plan.lineMax };
+  const page = content
+    ? new ContentPage({ ...options, before: plan.before, after: plan.after })
+    : new FilesPage(options, plan.mode);
 
-  const matches: GrepMatch[] = [];
-  const wanted = Math.min(cap, total(counts));
-  const searched: Counted[] = [];
+  const pageEnd = plan.offset + plan.limit;
+  const kept: Counted[] = [];
+  const lost = { files: 0, matches: 0 };
   let next = 0;
-  while (matches.length < cap && next < counts.length) {
-    // the fewest files, in path order, whose counts reach what the cap still needs
-    const picked: Counted[] = [];
-    let expected = 0;
-    while (next < counts.length && matches.length + expected < cap && picked.length < MAX_FDS) {
-      const file = counts[next++]!;
-      // asks go to the approver one at a time, in path order, only for files about to be shown
-      if (file.ask && !(await ctx.paths!.approve(absolute(file.path, ctx.cwd)))) {
+  let index = 0;
+  while (next < counts.length && index < pageEnd && !page.full) {
+    // the files, in path order, whose entries reach what the page still covers; an ask-file is
+    // put to the approver (one at a time, in path order) only where the page has reached it, and
+    // counts only once approved, so what an unapproved file holds never moves an offset
+    const batch: PageFile[] = [];
+    while (next < counts.length && index < pageEnd && batch.length < MAX_FDS) {
+      const c = counts[next]!;
+      if (c.ask && batch.length > 0) break;
+      next++;
+      if (c.ask && !(await ctx.paths!.approve(absolute(c.path, ctx.cwd)))) {
         withheld.unapproved++;
         continue;
       }
-      picked.push(file);
-      expected += file.count;
+      kept.push(c);
+      const w = weight(c);
+      if (index + w > plan.offset) batch.push({ path: c.path, start: index, count: c.count });
+      index += w;
     }
-    const batch: Opened[] = [];
+    if (batch.length === 0) continue;
+    const opened = await openBatch(batch, scope, target, ctx, withheld, lost);
     try {
-      if (scope.kind === "file") {
-        for (const file of picked) batch.push({ file, ...(await againOpen(scope, target, ctx)) });
+      if (page instanceof ContentPage) {
+        if (opened.length > 0) {
+          await readIntoPage(
+            opened.map((o) => ({ file: o.file, fd: o.handle.fd })),
+            page,
+            {
+              matchArgs: matchFlags(args),
+              before: plan.before,
+              after: plan.after,
+              multiline: plan.multiline,
+              cwd: ctx.cwd,
+              rawMax: plan.rawMax,
+              signal: ctx.signal,
+            },
+          );
+        }
       } else {
-        // opened side by side; a file gone or withheld leaves its count out, and the next batch
-        // makes up for it
-        const opened = await Promise.allSettled(picked.map((file) => openChecked(file, ctx)));
-        let failure: unknown;
-        opened.forEach((o, i) => {
-          if (o.status === "rejected") failure ??= o.reason;
-          else if (o.value === "withheld") withheld.denied++;
-          else if (o.value !== undefined) batch.push({ file: picked[i]!, handle: o.value, owned: true });
-        });
-        if (failure !== undefined) throw failure;
+        for (const o of opened) page.add(o.file.path, o.file.count, o.file.start);
       }
-      searched.push(...batch.map((b) => b.file));
-      if (batch.length > 0) await collectMatches(batch, args, ctx, cap, lineMax, rawMax, matches);
     } finally {
-      await Promise.all(batch.filter((b) => b.owned).map((b) => b.handle.close()));
+      await Promise.all(opened.filter((b) => b.owned).map((b) => b.handle.close()));
     }
-    bar.update(matches.length, wanted, "matches read");
+    const shown = page instanceof ContentPage ? page.matches.length : page.files.length;
+    bar.update(shown, Math.min(plan.limit, index - plan.offset), content ? "matches read" : "files checked");
   }
-  // ask-files past the last file searched were never put to the approver: they stay withheld
-  const rest = counts.slice(next);
-  withheld.unapproved += rest.filter((c) => c.ask).length;
-  const kept = [...searched, ...rest.filter((c) => !c.ask)];
-  matches.sort((a, b) => comparePaths(a.path, b.path) || a.line - b.line);
-  const shown = matches.slice(0, cap);
-  const totalMatches = total(kept);
+  // files past the page: counted when allowed; ask-files past it were never asked: withheld
+  for (const c of counts.slice(next)) {
+    if (c.ask) withheld.unapproved++;
+    else kept.push(c);
+  }
+  const indexTotal = kept.reduce((n, c) => n + weight(c), 0);
+  if (plan.offset > 0 && plan.offset >= indexTotal && indexTotal > 0) {
+    throw pastEnd(plan.offset, indexTotal, content ? (plan.multiline ? "matches" : "matching lines") : "files");
+  }
+  const end = Math.min(page.next ?? pageEnd, indexTotal);
+  const totalMatches = kept.reduce((n, c) => n + c.count, 0) - lost.matches;
+  const filesWithMatches = kept.length - lost.files;
   const value: GrepValue = {
     pattern: args.pattern,
-    matches: shown,
-    totalMatches: Math.max(totalMatches, shown.length),
-    filesWithMatches: kept.length,
-    capped: totalMatches > shown.length,
-    cap,
+    mode: plan.mode,
+    unit: plan.multiline ? "matches" : "lines",
+    ...(page instanceof ContentPage ? { matches: page.matches } : { files: page.files }),
+    ...(content && plan.before + plan.after > 0 ? { context: { before: plan.before, after: plan.after } } : {}),
+    offset: plan.offset,
+    end: Math.max(end, plan.offset),
+    totalEntries: content ? totalMatches : filesWithMatches,
+    totalMatches,
+    filesWithMatches,
   };
+  if (end < indexTotal) value.nextOffset = end;
   if (withheld.denied + withheld.unapproved > 0) value.withheld = withheld;
   return value;
 }
 
-interface Opened {
-  file: Counted;
-  handle: { readonly fd: number; close(): Promise<void> };
+/** Pass 1: the files that match and their counts, less those the permission rules deny. */
+async function countAll(
+  target: ToolPath,
+  scope: SearchTarget,
+  args: GrepArgs,
+  plan: Plan,
+  ctx: SearchContext,
+  bar: Progress,
+  withheld: Withheld,
+): Promise<Counted[]> {
+  const flags = [plan.multiline ? "--count-matches" : "--count", "--with-filename", "--null"];
+  if (scope.kind === "file") {
+    // one file, already open and checked: rg reads that descriptor, for the count too
+    const file = rawPath(Buffer.from(target.shown));
+    const found = await countMatches([...flags, ...matchFlags(args), "--", fdName(0)], ctx, plan, args, bar, [
+      scope.handle.fd,
+    ]);
+    return found.map((c) => ({ path: file, count: c.count }));
+  }
+  const rel = path.relative(ctx.cwd, target.real);
+  const searchArg = rel === "" ? "." : rel.startsWith("..") || path.isAbsolute(rel) ? target.real : rel;
+  // a type narrows like a name glob does (an rg type), and two types would be either-or: with a
+  // type, the glob filters as an ignore file instead, so the two narrow together
+  const filter = await globFilter(args.glob, { typed: args.type !== undefined });
+  const type = args.type === undefined ? [] : [`--type=${args.type}`];
+  try {
+    const found = await countMatches(
+      [...flags, ...type, ...filter.args, ...matchFlags(args), "--", searchArg],
+      ctx,
+      plan,
+      args,
+      bar,
+    );
+    return permitted(found, ctx, withheld);
+  } finally {
+    await filter.dispose();
+  }
+}
+
+interface OpenedEntry {
+  file: PageFile;
+  handle: OpenedFile;
   /** Opened for this batch (closed after it), not the search's own open file. */
   owned: boolean;
 }
 
-const total = (counts: readonly Counted[]) => counts.reduce((n, c) => n + c.count, 0);
-
-function countFlags(args: GrepArgs): string[] {
-  return ["--count", "--with-filename", "--null", ...matchFlags(args), `--regexp=${args.pattern}`];
+/**
+ * Opens a batch's files side by side; a file gone or withheld leaves its entries out (the page
+ * shows fewer, and the next offset still follows the first pass's order), and its count leaves
+ * the totals.
+ */
+async function openBatch(
+  batch: readonly PageFile[],
+  scope: SearchTarget,
+  target: ToolPath,
+  ctx: SearchContext,
+  withheld: Withheld,
+  lost: { files: number; matches: number },
+): Promise<OpenedEntry[]> {
+  if (scope.kind === "file") {
+    const out: OpenedEntry[] = [];
+    for (const file of batch) out.push({ file, ...(await againOpen(scope, target, ctx)) });
+    return out;
+  }
+  const opened = await Promise.allSettled(batch.map((f) => openChecked(f.path, ctx)));
+  const out: OpenedEntry[] = [];
+  let failure: unknown;
+  opened.forEach((o, i) => {
+    const file = batch[i]!;
+    if (o.status === "rejected") failure ??= o.reason;
+    else if (o.value === undefined || o.value === "withheld") {
+      if (o.value === "withheld") withheld.denied++;
+      lost.files++;
+      lost.matches += file.count;
+    } else out.push({ file, handle: o.value, owned: true });
+  });
+  if (failure !== undefined) {
+    await Promise.all(out.map((o) => o.handle.close()));
+    throw failure;
+  }
+  return out;
 }
 
 /** The counted files the permission rules let a result show (ask-files marked); the rest withheld. */
@@ -272,175 +416,34 @@ function permitted(counts: Counted[], ctx: SearchContext, withheld: Withheld): C
   return out;
 }
 
-/** A counted path as an absolute path string (for a name that is not UTF-8, approximately). */
-function absolute(p: RawPath, cwd: string): string {
-  return path.resolve(cwd, p.bytes.toString("utf8"));
-}
-
-/**
- * Opens one counted file for pass 2: it must be a regular file that really is inside the boundary
- * and allowed, once open. "withheld" when it may not be shown; undefined when it is gone.
- */
-async function openChecked(
-  file: Counted,
-  ctx: SearchContext,
-): Promise<Opened["handle"] | "withheld" | undefined> {
-  const fd = openRaw(file.path.bytes, ctx.cwd);
-  if (fd === undefined) return undefined; // gone since the count: rg would skip it the same way
-  const full = absolute(file.path, ctx.cwd);
-  let ok = false;
-  try {
-    ok = fstatSync(fd).isFile() && (await openedAllowed({ fd }, { real: full, shown: full }, ctx));
-  } finally {
-    if (!ok) closeSync(fd);
-  }
-  return ok ? { fd, close: async () => closeSync(fd) } : "withheld";
-}
-
-const DOT_SLASH = Buffer.from("./");
-
-/** rg prints paths under "." with a leading "./": the result shows them relative, without it. */
-const tidy = (p: RawPath): RawPath =>
-  p.bytes.subarray(0, 2).equals(DOT_SLASH) ? rawPath(p.bytes.subarray(2)) : p;
-
-/**
- * A match as the result keeps it. Its rendered row (`N: text`) fits results.lineMaxChars, and the
- * text is at most 2,000 bytes, so the host never cuts it again: a longer line is cut here, once,
- * and its marker gives the true remainder.
- */
-function toMatch(file: RawPath, line: number, raw: string, lineMax: number): GrepMatch {
-  const p = tidy(file);
-  const prefix = `${line}: `.length;
-  let text = raw;
-  let cut = false;
-  const bytes = Buffer.byteLength(raw);
-  if (prefix + raw.length > lineMax || bytes > GREP_LINE_MAX_BYTES) {
-    const widest = lineCutMarkerMax(bytes);
-    const shown = cutToFit(
-      raw,
-      lineMax - prefix - widest.length,
-      GREP_LINE_MAX_BYTES - Buffer.byteLength(widest),
-    );
-    text = shown + lineCutMarker(bytes - Buffer.byteLength(shown), bytes);
-    cut = true;
-  }
-  const m: GrepMatch = { path: p.shown, line, text };
-  if (cut) m.cut = true;
-  if (!p.utf8) m.pathBytes = p.bytes.toString("base64");
-  return m;
-}
-
 async function countMatches(
   rgArgs: string[],
   ctx: SearchContext,
-  rawMax: number,
+  plan: Plan,
   args: GrepArgs,
   bar: Progress,
   fds: readonly number[] = [],
 ): Promise<Counted[]> {
-  const run = runRg(rgArgs, ctx.cwd, rawMax, ctx.signal, fds);
+  const run = runRg(rgArgs, ctx.cwd, plan.rawMax, ctx.signal, fds);
   const out: Counted[] = [];
   let lines = 0;
-  try {
-    for await (const line of run.lines()) {
-      const nul = line.indexOf(0);
-      if (nul < 0) continue;
-      out.push({
-        // raw bytes: a name that is not UTF-8 must reach the second pass unchanged
-        path: rawPath(Buffer.from(line.subarray(0, nul))),
-        count: Number(line.subarray(nul + 1).toString("latin1")),
-      });
-      lines += out[out.length - 1]!.count;
-      // rg --count names only files that match, so those are what can be counted while it runs
-      bar.update(lines, undefined, `matching lines in ${out.length} file${out.length === 1 ? "" : "s"}`);
-    }
-  } catch (err) {
-    throw rawCapAdvice(err, args);
+  for await (const line of run.lines()) {
+    const nul = line.indexOf(0);
+    if (nul < 0) continue;
+    out.push({
+      // raw bytes: a name that is not UTF-8 must reach the second pass unchanged
+      path: rawPath(Buffer.from(line.subarray(0, nul))),
+      count: Number(line.subarray(nul + 1).toString("latin1")),
+    });
+    lines += out[out.length - 1]!.count;
+    // rg --count names only files that match, so those are what can be counted while it runs
+    const unit = plan.multiline ? "matches" : "matching lines";
+    bar.update(lines, undefined, `${unit} in ${out.length} file${out.length === 1 ? "" : "s"}`);
   }
   const { code, stderr } = await run.done;
   if (ctx.signal?.aborted) throw new FileToolError("the search was aborted");
   if (code === 2 && out.length === 0) throw rgFailure(stderr, args);
   return out;
-}
-
-/**
- * Pass 2 over open files: rg inherits them as fds and reads /dev/fd/NNN in the order given (the
- * three-digit names sort that way), so the first matches by path are the ones kept at the cap. rg
- * is also stopped once every file has given the matches it was counted for: given a file by
- * name, rg does not stop at binary data and would read on through a 100 GiB sparse tail.
- */
-async function collectMatches(
-  batch: readonly Opened[],
-  args: GrepArgs,
-  ctx: SearchContext,
-  cap: number,
-  lineMax: number,
-  rawMax: number,
-  into: GrepMatch[],
-): Promise<void> {
-  const byArg = new Map<string, number>(batch.map((_, i) => [fdName(i), i]));
-  const owed = batch.map((b) => b.file.count);
-  let unpaid = batch.length;
-  const rgArgs = [
-    "--json",
-    "--sort=path",
-    ...matchFlags(args),
-    `--regexp=${args.pattern}`,
-    "--",
-    ...batch.map((_, i) => fdName(i)),
-  ];
-  const run = runRg(
-    rgArgs,
-    ctx.cwd,
-    rawMax,
-    ctx.signal,
-    batch.map((b) => b.handle.fd),
-  );
-  try {
-    for await (const line of run.lines()) {
-      // only match records are parsed; begin/end/summary records are skipped unread
-      if (line[9] !== 109 || !line.subarray(0, MATCH_PREFIX.length).equals(MATCH_PREFIX)) continue;
-      const msg = JSON.parse(line.toString("utf8")) as RgMatch;
-      const i = byArg.get(msg.data.path.text ?? "");
-      if (i === undefined) continue;
-      const raw = msg.data.lines.text ?? Buffer.from(msg.data.lines.bytes ?? "", "base64").toString("utf8");
-      into.push(toMatch(batch[i]!.file.path, msg.data.line_number, raw.replace(/\r?\n$/, ""), lineMax));
-      owed[i]!--;
-      if (owed[i] === 0) unpaid--;
-      if (into.length >= cap || unpaid === 0) break;
-    }
-  } catch (err) {
-    throw rawCapAdvice(err, args);
-  } finally {
-    run.stop();
-  }
-  await run.done;
-}
-
-/**
- * Opens a file named by raw bytes, relative to `cwd`; undefined when it is no longer there.
- * Synchronous: pass 2 opens up to a cap's worth of files, and an open that cannot wait (see the
- * flags) costs microseconds, where a thread-pool round trip each cost a third of a millisecond.
- */
-function openRaw(bytes: Buffer, cwd: string): number | undefined {
-  const full = bytes[0] === 0x2f ? bytes : Buffer.concat([Buffer.from(`${cwd}${path.sep}`), bytes]);
-  try {
-    // O_NONBLOCK: a FIFO put there since the count must not hang the search; O_NOFOLLOW: nor may
-    // a symlink put in the file's place (a folder swapped on the way is caught once it is open)
-    return openSync(full, constants.O_RDONLY | constants.O_NONBLOCK | (constants.O_NOFOLLOW ?? 0));
-  } catch {
-    return undefined;
-  }
-}
-
-const MATCH_PREFIX = Buffer.from('{"type":"match",');
-
-interface RgMatch {
-  data: {
-    path: { text?: string; bytes?: string };
-    lines: { text?: string; bytes?: string };
-    line_number: number;
-  };
 }
 
 function rawCapAdvice(err: unknown, args: GrepArgs): unknown {
@@ -460,38 +463,17 @@ function rgFailure(stderr: string, args: GrepArgs): FileToolError {
       `invalid regex ${JSON.stringify(args.pattern)}: ${detail}. Escape special characters, or pass literal: true to search for plain text`,
     );
   }
+  if (/unrecognized file type/i.test(text)) {
+    return new FileToolError(
+      `unknown file type ${JSON.stringify(args.type)}: give a ripgrep type name (js, ts, py, rust, go, java, ...) or use glob`,
+    );
+  }
+  if (/the literal .* is not allowed in a regex|multiline/i.test(text)) {
+    return new FileToolError(
+      `${text.split("\n").find((l) => l.trim() !== "")?.trim()}: pass multiline: true to match across lines`,
+    );
+  }
   if (/glob/i.test(text))
     return new FileToolError(`invalid glob ${JSON.stringify(args.glob)}: ${text.split("\n")[0]}`);
   return new FileToolError(`search failed: ${text.split("\n")[0] || "ripgrep exited with an error"}`);
-}
-
-/** Matches grouped under their path, `line: text`, then a line saying what was left out. */
-export function renderGrep(value: GrepValue): RenderedOutput {
-  const note = withheldNote(value.withheld);
-  if (value.matches.length === 0) {
-    const none = `No matches for ${JSON.stringify(value.pattern)}.`;
-    return note ? `${none}\n${note}` : none;
-  }
-  const out: string[] = [];
-  let current: string | undefined;
-  for (const m of value.matches) {
-    if (m.path !== current) {
-      if (current !== undefined) out.push("");
-      out.push(m.pathBytes === undefined ? m.path : `${m.path}${NOT_UTF8_NOTE}`);
-      current = m.path;
-    }
-    out.push(`${m.line}: ${m.text}`);
-  }
-  out.push("");
-  if (value.capped) {
-    out.push(
-      `(first ${value.matches.length} of ${value.totalMatches} matching lines in ${value.filesWithMatches} files, by path; ` +
-        "narrow with path, glob or a more specific pattern to see the rest)",
-    );
-  } else {
-    out.push(`(${value.matches.length} matching lines in ${value.filesWithMatches} files)`);
-  }
-  if (note) out.push(note);
-  const text = out.join("\n");
-  return value.capped ? { content: [{ type: "text", text }], truncated: true } : text;
 }

@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { mkdirSync, rmSync, truncateSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, truncateSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { builtinFileTools } from "../../src/tools/index.js";
@@ -67,7 +67,10 @@ describe("a glob filters on top of the ignore rules", () => {
   };
 
   it("glob *.txt does not list .gitignore'd files", async () => {
-    const { host } = project(files);
+    const { ws, host } = project(files);
+    // one modification time for all: ties are listed by path
+    const t = new Date("2024-01-01T00:00:00Z");
+    for (const f of Object.keys(files)) utimesSync(path.join(ws, f), t, t);
     expect(textOf(await host.call({ tool: "glob", args: { pattern: "*.txt" } }))).toBe(
       "a.txt\nsrc/c.txt\nsrc/deep/d.txt",
     );
@@ -87,11 +90,18 @@ describe("a glob filters on top of the ignore rules", () => {
     const { host } = project(files);
     const text = textOf(await host.call({ tool: "grep", args: { pattern: "needle", glob: "**" } }));
     expect(text).not.toMatch(/\.git\/config|ignored|x\.log/);
-    expect(text).toContain("(3 matching lines in 3 files)");
-    const txt = textOf(await host.call({ tool: "grep", args: { pattern: "needle", glob: "*.txt" } }));
+    expect(text).toBe("a.txt\nsrc/c.txt\nsrc/deep/d.txt\n\n(3 files with matches)");
+    const txt = textOf(
+      await host.call({ tool: "grep", args: { pattern: "needle", glob: "*.txt", output_mode: "count" } }),
+    );
     expect(txt).toContain("(3 matching lines in 3 files)");
-    const under = textOf(await host.call({ tool: "grep", args: { pattern: "needle", glob: "src/deep/*" } }));
-    expect(under).toBe("src/deep/d.txt\n1: needle\n\n(1 matching lines in 1 files)");
+    const under = textOf(
+      await host.call({
+        tool: "grep",
+        args: { pattern: "needle", glob: "src/deep/*", output_mode: "content", "-C": 2 },
+      }),
+    );
+    expect(under).toBe("src/deep/d.txt\n1: needle\n\n(1 matching line in 1 file)");
   });
 });
 
@@ -135,8 +145,10 @@ describe("names are resolved byte-exactly as a listing gave them", () => {
     const { host } = project({ [nfd]: "menu du jour\n" });
     const listed = textOf(await host.call({ tool: "glob", args: { pattern: "*.txt" } }));
     expect(listed).toBe(nfd);
-    const grep = textOf(await host.call({ tool: "grep", args: { pattern: "menu" } }));
-    expect(grep.split("\n")[0]).toBe(nfd);
+    for (const output_mode of ["content", "files_with_matches", "count"]) {
+      const grep = textOf(await host.call({ tool: "grep", args: { pattern: "menu", output_mode } }));
+      expect(grep.split("\n")[0]!.replace(/: 1$/, "")).toBe(nfd);
+    }
     const read = await host.call({ tool: "read", args: { path: listed } });
     expect(read.isError, textOf(read)).toBe(false);
     expect(textOf(read)).toContain("1\tmenu du jour");

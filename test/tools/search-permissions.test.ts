@@ -44,16 +44,20 @@ describe("grep and glob keep to the permission rules", () => {
     expect((await h.call({ tool: "read", args: { path: "secrets/k" } })).error?.code).toBe(
       "permission_denied",
     );
-    const r = await h.call({ tool: "grep", args: { pattern: "TOPSECRET" } });
-    const text = textOf(r);
-    expect(r.isError).toBe(false);
-    expect(text).toContain("notes.txt");
-    expect(text).not.toMatch(/secrets\/|key|two|=env|pem/);
-    expect(text).toContain("(1 matching lines in 1 files)");
-    // two denied, and .env and server.pem ask with no approver attached
-    expect(text).toContain(
-      "(4 files withheld by permissions: 2 denied, 2 needing approval that was not given)",
-    );
+    for (const output_mode of ["content", "files_with_matches", "count"]) {
+      const r = await h.call({ tool: "grep", args: { pattern: "TOPSECRET", output_mode } });
+      const text = textOf(r);
+      expect(r.isError).toBe(false);
+      expect(text).toContain("notes.txt");
+      expect(text).not.toMatch(/secrets\/|key|two|=env|pem/);
+      expect(text).toContain(
+        output_mode === "files_with_matches" ? "(1 file with matches)" : "(1 matching line in 1 file)",
+      );
+      // two denied, and .env and server.pem ask with no approver attached
+      expect(text).toContain(
+        "(4 files withheld by permissions: 2 denied, 2 needing approval that was not given)",
+      );
+    }
   });
 
   it("glob leaves out denied names and unapproved ask-files, with a count", async () => {
@@ -101,7 +105,7 @@ describe("grep and glob keep to the permission rules", () => {
         return a.request.paths[0]!.input.endsWith(".env");
       },
     });
-    const r = await h.call({ tool: "grep", args: { pattern: "TOPSECRET" } });
+    const r = await h.call({ tool: "grep", args: { pattern: "TOPSECRET", output_mode: "content" } });
     const text = textOf(r);
     expect(text).toContain(".env\n1: TOPSECRET=env");
     expect(text).not.toContain("pem");
@@ -123,7 +127,10 @@ describe("grep and glob keep to the permission rules", () => {
         return true;
       },
     });
-    const r = await h.call({ tool: "grep", args: { pattern: "TOPSECRET", path: ".env" } });
+    const r = await h.call({
+      tool: "grep",
+      args: { pattern: "TOPSECRET", path: ".env", output_mode: "content" },
+    });
     expect(textOf(r)).toContain("TOPSECRET=env");
     expect(asks).toBe(1);
   });
@@ -140,7 +147,7 @@ describe("grep and glob keep to the permission rules", () => {
   it("with no rules and askFiles off, nothing is withheld", async () => {
     const { ws } = workspace();
     const { host: h } = testHost(builtinFileTools(), { workspace: ws, policy: { askFiles: [] } });
-    const r = await h.call({ tool: "grep", args: { pattern: "TOPSECRET" } });
+    const r = await h.call({ tool: "grep", args: { pattern: "TOPSECRET", output_mode: "count" } });
     expect(textOf(r)).toContain("(5 matching lines in 5 files)");
     expect(textOf(r)).not.toContain("withheld");
   });
@@ -154,7 +161,10 @@ describe("the boundary for read, grep and glob follows the configuration", () =>
     const { host: wide } = testHost(builtinFileTools(), { workspace: ws, extraRoots: [outside] });
     const read = await wide.call({ tool: "read", args: { path: path.join(outside, "o.txt") } });
     expect(textOf(read)).toContain("1\tTOPSECRET outside");
-    const grep = await wide.call({ tool: "grep", args: { pattern: "TOPSECRET", path: outside } });
+    const grep = await wide.call({
+      tool: "grep",
+      args: { pattern: "TOPSECRET", path: outside, output_mode: "content" },
+    });
     expect(textOf(grep)).toContain("o.txt\n1: TOPSECRET outside");
     const glob = await wide.call({ tool: "glob", args: { pattern: "*.txt", path: outside } });
     expect(textOf(glob)).toContain(path.join(outside, "o.txt"));
@@ -168,7 +178,10 @@ describe("the boundary for read, grep and glob follows the configuration", () =>
     });
     const read = await off.call({ tool: "read", args: { path: path.join(outside, "o.txt") } });
     expect(read.isError, textOf(read)).toBe(false);
-    const grep = await off.call({ tool: "grep", args: { pattern: "TOPSECRET", path: outside } });
+    const grep = await off.call({
+      tool: "grep",
+      args: { pattern: "TOPSECRET", path: outside, output_mode: "content" },
+    });
     expect(textOf(grep)).toContain("1: TOPSECRET outside");
   });
 
