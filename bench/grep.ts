@@ -9,6 +9,7 @@ import { ExecutionHost, SpillStore } from "../src/execute/index.js";
 import { glob } from "../src/tools/glob.js";
 import { grep } from "../src/tools/grep.js";
 import { builtinFileTools } from "../src/tools/index.js";
+import { GREP_MAX_MATCHES } from "../src/tools/limits.js";
 import { emit, type Figure, median, peakRssMiB, round, timeRuns } from "./lib.js";
 import { peerGrep } from "./peer.js";
 
@@ -17,24 +18,73 @@ const TREE = "node_modules";
 // the same files grep searches: dotfiles included, .git skipped, .gitignore honoured
 const SEARCH_FLAGS = ["--hidden", "--glob=!.git", "--no-require-git", "--case-sensitive"];
 
-/** Raw `rg --json` over the same tree with the same pattern, its output read and dropped. */
-function rawRg(pattern: string): Promise<number> {
+/**
+ * Runs rg over the same tree with the same search flags, reading its output line by line and
+ * dropping it; `stopAt` stops it (kills it) once that many match records have come, as a search
+ * stopped at its cap does. Resolves with the bytes read and the match records seen.
+ */
+function rg(args: string[], stopAt = Number.POSITIVE_INFINITY): Promise<{ bytes: number; matches: number }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(
-      rgPath,
-      ["--no-config", "--json", ...SEARCH_FLAGS, `--regexp=${pattern}`, "--", TREE],
-      {
-        cwd: root,
-        stdio: ["ignore", "pipe", "ignore"],
-      },
-    );
+    const child = spawn(rgPath, ["--no-config", ...args], { cwd: root, stdio: ["ignore", "pipe", "ignore"] });
     let bytes = 0;
-    child.stdout.on("data", (c: Buffer) => {
-      bytes += c.length;
+    let matches = 0;
+    let rest = "";
+    child.stdout.setEncoding("utf8");
+    child.stdout.on("data", (chunk: string) => {
+      bytes += chunk.length;
+      if (stopAt === Number.POSITIVE_INFINITY) return;
+      const lines = (rest + chunk).split("\n");
+      rest = lines.pop() ?? "";
+      for (const line of lines) {
+        if (line.startsWith('{"type":"match"') && ++matches >= stopAt) {
+          child.stdout.destroy();
+          child.kill("SIGKILL");
+          return;
+        }
+      }
     });
     child.on("error", reject);
-    child.on("close", () => resolve(bytes));
+    child.on("close", () => resolve({ bytes, matches }));
   });
+}
+
+/** What rg alone needs for a counted first page: `rg --count` for the totals, then `rg --sort=path` to the cap. */
+async function rgPage(pattern: string, cap: number): Promise<number> {
+  const counted = await rg([
+    "--count",
+    "--with-filename",
+    "--null",
+    ...SEARCH_FLAGS,
+    `--regexp=${pattern}`,
+    "--",
+    TREE,
+  ]);
+  if (counted.bytes === 0) return 0;
+  const page = await rg(["--json", "--sort=path", ...SEARCH_FLAGS, `--regexp=${pattern}`, "--", TREE], cap);
+  return page.matches;
+}
+
+/** What rg alone needs for the list of matching files: `rg --count` (sorting its lines is noise). */
+const rgFiles = (pattern: string) =>
+  rg(["--count", "--with-filename", "--null", ...SEARCH_FLAGS, `--regexp=${pattern}`, "--", TREE]);
+
+/** Medians of `ours` and `base`, alternated so machine load falls on both alike (first pair dropped). */
+async function alternated(
+  ours: () => Promise<unknown>,
+  base: () => Promise<unknown>,
+  runs = 9,
+): Promise<{ ours: number; base: number }> {
+  const o: number[] = [];
+  const b: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const tb = (await timeRuns(base, 1, 0))[0]!;
+    const to = (await timeRuns(ours, 1, 0))[0]!;
+    if (i > 0) {
+      b.push(tb);
+      o.push(to);
+    }
+  }
+  return { ours: median(o), base: median(b) };
 }
 
 /** Highest RSS seen (sampled every 5 ms, after a GC) while `fn` runs. */
@@ -56,40 +106,30 @@ async function sampledRss<T>(fn: () => Promise<T>): Promise<{ rss: number; value
 async function main() {
   const ctx = { cwd: root, workspace: root, config: {}, signal: new AbortController().signal };
   const figures: Figure[] = [];
-  // "function": far more matches than the cap; a rare word: no match, so every file is read
+  const cap = GREP_MAX_MATCHES;
+  // "function": far more matches than a page; a rare word: no match, so every file is read
   for (const pattern of ["function", "zqxjkwvq"]) {
-    const ours: number[] = [];
-    const raw: number[] = [];
-    let rawBytes = 0;
     let result: Awaited<ReturnType<typeof grep>> | undefined;
-    // alternated, so machine load falls on both alike
-    for (let i = 0; i < 9; i++) {
-      const r = await timeRuns(
-        async () => {
-          rawBytes = await rawRg(pattern);
-        },
-        1,
-        0,
-      );
-      const o = await timeRuns(
-        async () => {
-          result = await grep({ pattern, path: TREE }, ctx);
-        },
-        1,
-        0,
-      );
-      if (i > 0) {
-        raw.push(r[0]!);
-        ours.push(o[0]!);
-      }
-    }
-    const ratio = median(ours) / median(raw);
-    const note = `${result?.matches.length} of ${result?.totalMatches} matches returned; raw rg wrote ${round(rawBytes / 1e6, 1)} MB`;
+    let paged = 0;
+    const t = await alternated(
+      async () => {
+        result = await grep({ pattern, path: TREE, output_mode: "content" }, ctx);
+      },
+      async () => {
+        paged = await rgPage(pattern, cap);
+      },
+    );
+    const ratio = t.ours / t.base;
+    const note = `${result?.matches?.length} of ${result?.totalMatches} matching lines shown; rg's sorted pass stopped after ${paged}`;
     figures.push(
-      { name: `grep ${JSON.stringify(pattern)}, median`, value: round(median(ours), 1), unit: "ms", note },
-      { name: `raw rg --json ${JSON.stringify(pattern)}, median`, value: round(median(raw), 1), unit: "ms" },
+      { name: `grep content ${JSON.stringify(pattern)}, median`, value: round(t.ours, 1), unit: "ms", note },
       {
-        name: `grep / raw rg, ${JSON.stringify(pattern)}`,
+        name: `rg --count + rg --sort=path to the cap ${JSON.stringify(pattern)}, median`,
+        value: round(t.base, 1),
+        unit: "ms",
+      },
+      {
+        name: `grep content / rg --count + sorted to the cap, ${JSON.stringify(pattern)}`,
         value: round(ratio, 2),
         unit: "x",
         goal: "<= 1.15",
@@ -97,24 +137,97 @@ async function main() {
       },
     );
   }
+  {
+    let result: Awaited<ReturnType<typeof grep>> | undefined;
+    const t = await alternated(
+      async () => {
+        result = await grep({ pattern: "function", path: TREE }, ctx);
+      },
+      () => rgFiles("function"),
+    );
+    const ratio = t.ours / t.base;
+    figures.push({
+      name: 'grep files_with_matches "function" / rg --count',
+      value: round(ratio, 2),
+      unit: "x",
+      goal: "<= 1.15",
+      ok: ratio <= 1.15,
+      note: `${result?.files?.length} of ${result?.filesWithMatches} files listed (each opened and checked); medians ${round(t.ours, 1)} ms vs ${round(t.base, 1)} ms`,
+    });
+  }
+  figures.push(...(await globFigures(ctx)));
   // memory: RSS sampled during a search with no match, then during one matching nearly every line
-  const few = await sampledRss(() => grep({ pattern: "zqxjkwvq", path: TREE }, ctx));
-  const many = await sampledRss(() => grep({ pattern: "e", path: TREE }, ctx));
+  const few = await sampledRss(() => grep({ pattern: "zqxjkwvq", path: TREE, output_mode: "content" }, ctx));
+  const many = await sampledRss(() => grep({ pattern: "e", path: TREE, output_mode: "content" }, ctx));
   const growth = many.rss - few.rss;
-  figures.push(
+  figures.push({
+    name: "RSS while matching nearly every line minus RSS while matching none",
+    value: round(growth, 1),
+    unit: "MiB",
+    goal: "flat (< 8)",
+    ok: growth < 8,
+    note: `pattern "e": ${many.value.totalMatches} matching lines, ${many.value.matches?.length} shown`,
+  });
+  figures.push(...(await throughHost(ctx)));
+  figures.push({ name: "peak RSS", value: round(peakRssMiB(), 1), unit: "MiB" });
+  figures.push(...peerGrep(root, "function"));
+  emit({ bench: "grep", figures });
+}
+
+/**
+ * glob against rg listing the same files: `rg --files` (parallel, unsorted: the walk alone) and
+ * `rg --files --sortr=modified` (rg's own newest-first order, which walks on one thread). glob
+ * walks in parallel and stats each file; its memory holds a page of paths, not the tree.
+ */
+async function globFigures(ctx: Parameters<typeof glob>[1]): Promise<Figure[]> {
+  const flags = [
+    "--files",
+    "--hidden",
+    "--glob=!.git",
+    "--no-require-git",
+    "--type-add=g:*.js",
+    "--type=g",
+    "--",
+    TREE,
+  ];
+  let listed: Awaited<ReturnType<typeof glob>> | undefined;
+  const walk = await alternated(
+    async () => {
+      listed = await glob({ pattern: "*.js", path: TREE }, ctx);
+    },
+    () => rg(flags),
+  );
+  const sorted = await alternated(
+    () => glob({ pattern: "*.js", path: TREE }, ctx),
+    () => rg(["--sortr=modified", ...flags]),
+  );
+  const small = await sampledRss(() => glob({ pattern: "package.json", path: "bench" }, ctx));
+  const all = await sampledRss(() => glob({ pattern: "*", path: TREE }, ctx));
+  const growth = all.rss - small.rss;
+  return [
     {
-      name: "RSS while matching nearly every line minus RSS while matching none",
+      name: 'glob "*.js" / rg --files (parallel walk, no order)',
+      value: round(walk.ours / walk.base, 2),
+      unit: "x",
+      note: `${listed?.total} files stat'ed, ${listed?.files.length} listed; medians ${round(walk.ours, 1)} ms vs ${round(walk.base, 1)} ms`,
+    },
+    {
+      name: 'glob "*.js" / rg --files --sortr=modified (rg\'s newest-first)',
+      value: round(sorted.ours / sorted.base, 2),
+      unit: "x",
+      goal: "<= 1",
+      ok: sorted.ours <= sorted.base,
+      note: `medians ${round(sorted.ours, 1)} ms vs ${round(sorted.base, 1)} ms`,
+    },
+    {
+      name: "glob RSS listing every file of the tree minus listing one",
       value: round(growth, 1),
       unit: "MiB",
       goal: "flat (< 8)",
       ok: growth < 8,
-      note: `pattern "e": ${many.value.totalMatches} matching lines, ${many.value.matches.length} returned`,
+      note: `${all.value.total} files ordered, ${all.value.files.length} held for the page`,
     },
-    { name: "peak RSS", value: round(peakRssMiB(), 1), unit: "MiB" },
-  );
-  figures.push(...(await throughHost(ctx)));
-  figures.push(...peerGrep(root, "function"));
-  emit({ bench: "grep", figures });
+  ];
 }
 
 /**
@@ -145,8 +258,8 @@ async function throughHost(ctx: Parameters<typeof grep>[1]): Promise<Figure[]> {
   const cases = [
     {
       tool: "grep",
-      args: { pattern: "function", path: TREE },
-      direct: () => grep({ pattern: "function", path: TREE }, ctx),
+      args: { pattern: "function", path: TREE, output_mode: "content" },
+      direct: () => grep({ pattern: "function", path: TREE, output_mode: "content" }, ctx),
     },
     {
       tool: "glob",
@@ -174,8 +287,8 @@ async function throughHost(ctx: Parameters<typeof grep>[1]): Promise<Figure[]> {
           hosted.push(h[0]!);
         }
       }
-      const v = (await c.direct()) as { filesWithMatches?: number; files?: string[]; more?: number };
-      files = v.filesWithMatches ?? (v.files?.length ?? 0) + (v.more ?? 0);
+      const v = (await c.direct()) as { filesWithMatches?: number; total?: number };
+      files = v.filesWithMatches ?? v.total ?? 0;
       const ratio = median(hosted) / median(direct);
       figures.push({
         name: `${c.tool} ${JSON.stringify(c.args.pattern)} through the host (validation, every file's permission check, render, spill) / called directly`,

@@ -117,7 +117,9 @@ export async function glob(
       ctx.signal,
     );
     for await (const line of run.lines()) {
-      const raw = rawPath(line.subarray(0, 2).equals(DOT_SLASH) ? Buffer.from(line.subarray(2)) : Buffer.from(line));
+      const raw = rawPath(
+        line.subarray(0, 2).equals(DOT_SLASH) ? Buffer.from(line.subarray(2)) : Buffer.from(line),
+      );
       let ask = false;
       if (ctx.paths) {
         const full = path.join(target.real, raw.bytes.toString("utf8"));
@@ -196,7 +198,9 @@ async function pageOf(
 
 const DOT_SLASH = Buffer.from("./");
 
-function footerOf(v: Pick<GlobValue, "offset" | "total" | "nextOffset" | "files" | "more">): string | undefined {
+function footerOf(
+  v: Pick<GlobValue, "offset" | "total" | "nextOffset" | "files" | "more">,
+): string | undefined {
   if (v.offset === 0 && v.nextOffset === undefined) return undefined;
   const end = v.total - v.more;
   const hint = v.nextOffset === undefined ? "" : `; ${v.more} more: ${continueHint("glob", v.nextOffset)}`;

@@ -1,13 +1,6 @@
-import { GREP_LINE_MAX_BYTES } from "./limits.js";
-import {
-  contextRow,
-  fileRow,
-  headerRow,
-  matchRow,
-  omittedRowMax,
-  SEPARATOR,
-} from "./grep-render.js";
+import { contextRow, fileRow, headerRow, matchRow, omittedRowMax, SEPARATOR } from "./grep-render.js";
 import type { GrepFile, GrepMatch, GrepMode, GrepRow } from "./grep-value.js";
+import { GREP_LINE_MAX_BYTES } from "./limits.js";
 import { cutToFit, lineCutMarker, lineCutMarkerMax } from "./line-cut.js";
 import type { RawPath } from "./raw-path.js";
 
@@ -86,9 +79,7 @@ export class ContentPage {
   /** Line of the last row of the current file on the page (0: none yet). */
   private lastRow = 0;
 
-  constructor(
-    private readonly o: PageOptions & { before: number; after: number },
-  ) {
+  constructor(private readonly o: PageOptions & { before: number; after: number }) {
     // the widest a row can be: a cut one (text at most 2,000 bytes) or lineMax characters of up to
     // three bytes each, with a prefix of up to 11 digits
     this.worstRow = Math.min(GREP_LINE_MAX_BYTES + 80, 3 * o.lineMax) + 16;
@@ -175,7 +166,8 @@ export class ContentPage {
     if (open.trimmed && this.used + c > this.o.budget) {
       open.m.omitted = { lines: open.m.omitted?.lines ?? 0, context: (open.m.omitted?.context ?? 0) + 1 };
     } else {
-      (open.m.after ??= []).push(row);
+      if (open.m.after === undefined) open.m.after = [];
+      open.m.after.push(row);
       this.used += c;
       this.lastRow = line;
     }

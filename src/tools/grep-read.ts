@@ -21,7 +21,10 @@ export function absolute(p: RawPath, cwd: string): string {
  * Opens one counted file for the second pass: it must be a regular file that really is inside the
  * boundary and allowed, once open. "withheld" when it may not be shown; undefined when it is gone.
  */
-export async function openChecked(file: RawPath, ctx: PathContext): Promise<OpenedFile | "withheld" | undefined> {
+export async function openChecked(
+  file: RawPath,
+  ctx: PathContext,
+): Promise<OpenedFile | "withheld" | undefined> {
   const fd = openRaw(file.bytes, ctx.cwd);
   if (fd === undefined) return undefined; // gone since the count: rg would skip it the same way
   const full = absolute(file, ctx.cwd);
@@ -133,7 +136,11 @@ export async function readIntoPage(
         const rec = JSON.parse(line.toString("utf8")) as RgRecord;
         if (!enter(rec.data.path)) continue;
         const lines = splitLines(textOf(rec.data.lines));
-        page.match(rec.data.line_number, o.multiline ? lines : lines.slice(0, 1), o.multiline ? (rec.data.submatches?.length ?? 1) : 1);
+        page.match(
+          rec.data.line_number,
+          o.multiline ? lines : lines.slice(0, 1),
+          o.multiline ? (rec.data.submatches?.length ?? 1) : 1,
+        );
       } else if (startsWith(line, PREFIX.context)) {
         const rec = JSON.parse(line.toString("utf8")) as RgRecord;
         if (!enter(rec.data.path)) continue;

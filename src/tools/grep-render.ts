@@ -45,8 +45,7 @@ export function entryRows(m: GrepMatch): string[] {
 }
 
 export const firstLine = (m: GrepMatch) => m.before?.[0]?.line ?? m.line;
-export const lastLine = (m: GrepMatch) =>
-  m.after?.at(-1)?.line ?? m.continued?.at(-1)?.line ?? m.line;
+export const lastLine = (m: GrepMatch) => m.after?.at(-1)?.line ?? m.continued?.at(-1)?.line ?? m.line;
 
 /** The facts a footer states; every number is at most what it is in the value. */
 interface FooterFacts {

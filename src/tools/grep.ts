@@ -25,9 +25,9 @@ import { againOpen, openSearchTarget, type SearchTarget } from "./search-target.
 import { noneWithheld, type Withheld } from "./withheld.js";
 import { type PathContext, type ToolPath, workspacePath } from "./workspace-path.js";
 
+export { renderGrep } from "./grep-render.js";
 export type { GrepFile, GrepMatch, GrepValue } from "./grep-value.js";
 export { grepOutput } from "./grep-value.js";
-export { renderGrep } from "./grep-render.js";
 
 const contextLines = (side: string) =>
   z
@@ -136,7 +136,9 @@ function planOf(args: GrepArgs, ctx: SearchContext): Plan {
     );
   }
   if (args.type !== undefined && !/^[\w.+-]+$/.test(args.type)) {
-    throw new FileToolError(`invalid file type ${JSON.stringify(args.type)}: give a ripgrep type name such as js, py or rust`);
+    throw new FileToolError(
+      `invalid file type ${JSON.stringify(args.type)}: give a ripgrep type name such as js, py or rust`,
+    );
   }
   return {
     mode,
@@ -225,11 +227,22 @@ async function searchIn(
   counts.sort((a, b) => comparePaths(a.path.shown, b.path.shown));
   const content = plan.mode === "content";
   const weight = (c: Counted) => (content ? c.count : 1);
-  const upper = Math.max(plan.offset + plan.limit, counts.reduce((n, c) => n + c.count, 0), counts.length);
+  const upper = Math.max(
+    plan.offset + plan.limit,
+    counts.reduce((n, c) => n + c.count, 0),
+    counts.length,
+  );
   const budget =
     plan.budget -
     footerReserve(
-      { mode: plan.mode, unit: plan.multiline ? "matches" : "lines", offset: 0, totalEntries: 0, totalMatches: 0, filesWithMatches: 0 },
+      {
+        mode: plan.mode,
+        unit: plan.multiline ? "matches" : "lines",
+        offset: 0,
+        totalEntries: 0,
+        totalMatches: 0,
+        filesWithMatches: 0,
+      },
       upper,
     );
   const options = { offset: plan.offset, limit: plan.limit, budget, lineMax: plan.lineMax };
@@ -295,7 +308,11 @@ async function searchIn(
   }
   const indexTotal = kept.reduce((n, c) => n + weight(c), 0);
   if (plan.offset > 0 && plan.offset >= indexTotal && indexTotal > 0) {
-    throw pastEnd(plan.offset, indexTotal, content ? (plan.multiline ? "matches" : "matching lines") : "files");
+    throw pastEnd(
+      plan.offset,
+      indexTotal,
+      content ? (plan.multiline ? "matches" : "matching lines") : "files",
+    );
   }
   const end = Math.min(page.next ?? pageEnd, indexTotal);
   const totalMatches = kept.reduce((n, c) => n + c.count, 0) - lost.matches;
@@ -305,7 +322,9 @@ async function searchIn(
     mode: plan.mode,
     unit: plan.multiline ? "matches" : "lines",
     ...(page instanceof ContentPage ? { matches: page.matches } : { files: page.files }),
-    ...(content && plan.before + plan.after > 0 ? { context: { before: plan.before, after: plan.after } } : {}),
+    ...(content && plan.before + plan.after > 0
+      ? { context: { before: plan.before, after: plan.after } }
+      : {}),
     offset: plan.offset,
     end: Math.max(end, plan.offset),
     totalEntries: content ? totalMatches : filesWithMatches,
@@ -470,7 +489,10 @@ function rgFailure(stderr: string, args: GrepArgs): FileToolError {
   }
   if (/the literal .* is not allowed in a regex|multiline/i.test(text)) {
     return new FileToolError(
-      `${text.split("\n").find((l) => l.trim() !== "")?.trim()}: pass multiline: true to match across lines`,
+      `${text
+        .split("\n")
+        .find((l) => l.trim() !== "")
+        ?.trim()}: pass multiline: true to match across lines`,
     );
   }
   if (/glob/i.test(text))

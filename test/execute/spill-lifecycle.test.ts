@@ -8,7 +8,12 @@ import { tempDir, tempProject } from "../helpers/tmp.js";
 
 // A spilled result names a file the model is told to read: read and grep must reach it for the
 // rest of the session; the session's directory goes when the session closes, and old ones of
-// ended sessions are swept when a session opens.
+// ended sessions are swept when a session opens. The spilling call is a shell command's output
+// (grep and read page their results within the inline limit, so they never spill).
+
+/** Lets bash run without an approver or a sandbox: what spills here is `cat`'s output. */
+const BASH = ["tools.sandbox=off", 'permissions.rules=[{"effect":"allow","tool":"bash"}]'];
+const CAT = { command: "cat big.txt" };
 
 const planes: Toolplane[] = [];
 afterEach(async () => {
@@ -27,7 +32,7 @@ async function open(p: ReturnType<typeof spillingProject>, set: string[] = []) {
     cwd: p.repo,
     env: p.env,
     bundledSkills: null,
-    set: ["results.inlineMaxBytes=4000", `results.spillDir=${JSON.stringify(p.spillDir)}`, ...set],
+    set: ["results.inlineMaxBytes=4000", `results.spillDir=${JSON.stringify(p.spillDir)}`, ...BASH, ...set],
   });
   planes.push(plane);
   return plane;
@@ -37,7 +42,7 @@ describe("spill files are readable for the session", () => {
   it("the read the preview asks for works, and grep can search the file", async () => {
     const p = spillingProject();
     const plane = await open(p);
-    const big = await plane.call("grep", { pattern: "needle" });
+    const big = await plane.call("bash", CAT);
     expect(big.spillPath).toBeDefined();
     const call = /call read with (\{.*?\})/.exec(textOf(big));
     expect(call).not.toBeNull();
@@ -46,7 +51,11 @@ describe("spill files are readable for the session", () => {
     const page = await plane.call("read", args);
     expect(page.isError, textOf(page)).toBe(false);
     expect(textOf(page)).toMatch(new RegExp(`^${args.offset}\\t`));
-    const found = await plane.call("grep", { pattern: "needle line 399 ", path: big.spillPath });
+    const found = await plane.call("grep", {
+      pattern: "needle line 399 ",
+      path: big.spillPath,
+      output_mode: "content",
+    });
     expect(found.isError, textOf(found)).toBe(false);
     expect(textOf(found)).toContain("needle line 399");
   });
@@ -56,13 +65,13 @@ describe("spill directories do not pile up", () => {
   it("close() removes the session's directory; results.keepSpill keeps it", async () => {
     const p = spillingProject();
     const plane = await open(p);
-    const { spillPath } = await plane.call("grep", { pattern: "needle" });
+    const { spillPath } = await plane.call("bash", CAT);
     expect(existsSync(spillPath!)).toBe(true);
     await plane.close();
     expect(existsSync(path.dirname(spillPath!))).toBe(false);
 
     const kept = await open(p, ["results.keepSpill=true"]);
-    const again = await kept.call("grep", { pattern: "needle" });
+    const again = await kept.call("bash", CAT);
     await kept.close();
     expect(existsSync(again.spillPath!)).toBe(true);
   });
@@ -110,9 +119,10 @@ describe("spill directories do not pile up", () => {
     const out = runJson(
       [
         "call",
-        "grep",
+        "bash",
         "--args",
-        '{"pattern":"needle"}',
+        JSON.stringify(CAT),
+        ...BASH.flatMap((s) => ["--set", s]),
         "--set",
         "results.inlineMaxBytes=4000",
         "--set",

@@ -46,7 +46,11 @@ describe("glob pages through the host: every file exactly once, newest first", (
             expect(n).toBeLessThan(200);
             const r = await host.call({
               tool: "glob",
-              args: { pattern: "*.txt", offset, ...(headLimit === undefined ? {} : { head_limit: headLimit }) },
+              args: {
+                pattern: "*.txt",
+                offset,
+                ...(headLimit === undefined ? {} : { head_limit: headLimit }),
+              },
             });
             const text = textOf(r);
             expect(r.isError, text).toBe(false);

@@ -32,7 +32,9 @@ describe("glob", () => {
       "(files 1-100 of 150, newest first; 50 more: call glob again with the same arguments and offset=100)",
     );
     const rest = await glob({ pattern: "*.ts", offset: 100 }, ctx);
-    expect(rest.files).toEqual(Array.from({ length: 50 }, (_, i) => `src/m${String(49 - i).padStart(3, "0")}.ts`));
+    expect(rest.files).toEqual(
+      Array.from({ length: 50 }, (_, i) => `src/m${String(49 - i).padStart(3, "0")}.ts`),
+    );
     expect(rest).toMatchObject({ more: 0, total: 150, offset: 100 });
     expect(rest).not.toHaveProperty("nextOffset");
     expect(renderGlob(rest)).toMatch(/\n\(files 101-150 of 150, newest first\)$/);
@@ -47,7 +49,13 @@ describe("glob", () => {
     const t = 1_700_000_000;
     utimesSync(path.join(dir, "old.ts"), t - 10, t - 10);
     utimesSync(path.join(dir, "c/z.ts"), t + 0.5, t + 0.5);
-    expect((await glob({ pattern: "*.ts" }, ctx)).files).toEqual(["c/z.ts", "a.ts", "b.ts", "c.d.ts", "old.ts"]);
+    expect((await glob({ pattern: "*.ts" }, ctx)).files).toEqual([
+      "c/z.ts",
+      "a.ts",
+      "b.ts",
+      "c.d.ts",
+      "old.ts",
+    ]);
   });
 
   it("an offset past the end is an error that gives the count", async () => {

@@ -10,7 +10,7 @@ const hasScript = spawnSync("script", ["--version"], { encoding: "utf8" }).statu
 
 describe("toolplane call grep: progress for people only", () => {
   const p = tempProject({ "a.txt": "needle\nneedle\n", "b/c.txt": "x\nneedle\n" });
-  const args = ["call", "grep", "--args", '{"pattern":"needle"}', "--json"];
+  const args = ["call", "grep", "--args", '{"pattern":"needle","output_mode":"content"}', "--json"];
 
   it("with stderr a pipe: no progress, and stdout is the one JSON document", () => {
     const r = runCli(args, { cwd: p.repo, env: p.env });

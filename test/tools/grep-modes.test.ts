@@ -78,7 +78,9 @@ describe("grep context lines", () => {
     );
     // lines between two matches go to the one they are nearest after, within -A; the rest before
     const wide = await grep({ ...content, "-C": 3, path: "f.txt" }, ctx);
-    expect(wide.matches!.map((m) => [m.line, m.before?.map((r) => r.line), m.after?.map((r) => r.line)])).toEqual([
+    expect(
+      wide.matches!.map((m) => [m.line, m.before?.map((r) => r.line), m.after?.map((r) => r.line)]),
+    ).toEqual([
       [3, [1, 2], [4, 5, 6]],
       [8, [7], undefined],
       [9, undefined, [10, 11]],
@@ -93,9 +95,36 @@ describe("grep context lines", () => {
       text(await grep({ ...content, path: "f.txt", ...args }, ctx))
         .split("\n")
         .slice(1, -2);
-    expect(await rows({ "-A": 2 })).toEqual(["3: hit one", "4- c", "5- d", "--", "8: hit two", "9: hit three", "10- g", "11- h"]);
-    expect(await rows({ "-B": 2 })).toEqual(["1- a", "2- b", "3: hit one", "--", "6- e", "7- f", "8: hit two", "9: hit three"]);
-    expect(await rows({ "-C": 2, "-A": 0 })).toEqual(["1- a", "2- b", "3: hit one", "--", "6- e", "7- f", "8: hit two", "9: hit three"]);
+    expect(await rows({ "-A": 2 })).toEqual([
+      "3: hit one",
+      "4- c",
+      "5- d",
+      "--",
+      "8: hit two",
+      "9: hit three",
+      "10- g",
+      "11- h",
+    ]);
+    expect(await rows({ "-B": 2 })).toEqual([
+      "1- a",
+      "2- b",
+      "3: hit one",
+      "--",
+      "6- e",
+      "7- f",
+      "8: hit two",
+      "9: hit three",
+    ]);
+    expect(await rows({ "-C": 2, "-A": 0 })).toEqual([
+      "1- a",
+      "2- b",
+      "3: hit one",
+      "--",
+      "6- e",
+      "7- f",
+      "8: hit two",
+      "9: hit three",
+    ]);
   });
 
   it("context belongs to the page's matches only: paging by one match", async () => {
@@ -120,7 +149,9 @@ describe("grep context lines", () => {
     await expect(grep({ pattern: "hit", "-C": 2 }, ctx)).rejects.toThrow(
       '-A, -B and -C show lines around each match, so they need output_mode "content" (this call\'s is "files_with_matches")',
     );
-    await expect(grep({ pattern: "hit", output_mode: "count", "-A": 1 }, ctx)).rejects.toThrow(/need output_mode "content"/);
+    await expect(grep({ pattern: "hit", output_mode: "count", "-A": 1 }, ctx)).rejects.toThrow(
+      /need output_mode "content"/,
+    );
   });
 
   it("a long context line is cut once, with the marker, like a match", async () => {
@@ -151,8 +182,13 @@ describe("grep multiline", () => {
       "m.rs: 2\n\n(2 matches in 1 file)",
     );
     // without multiline the pattern cannot see past a line's end
-    expect(text(await grep({ pattern, output_mode: "count" }, ctx))).toBe("m.rs: 1\n\n(1 matching line in 1 file)");
-    const second = await grep({ pattern, multiline: true, output_mode: "content", head_limit: 1, offset: 1 }, ctx);
+    expect(text(await grep({ pattern, output_mode: "count" }, ctx))).toBe(
+      "m.rs: 1\n\n(1 matching line in 1 file)",
+    );
+    const second = await grep(
+      { pattern, multiline: true, output_mode: "content", head_limit: 1, offset: 1 },
+      ctx,
+    );
     expect(second.matches!.map((m) => m.line)).toEqual([5]);
   });
 
@@ -165,9 +201,14 @@ describe("grep multiline", () => {
     const m = v.matches![0]!;
     expect(m.line).toBe(1);
     expect(m.omitted!.lines).toBe(302 - 1 - (m.continued?.length ?? 0));
-    expect(t).toContain(`(${m.omitted!.lines} more lines of this match not shown, to fit the page: read the file there)`);
+    expect(t).toContain(
+      `(${m.omitted!.lines} more lines of this match not shown, to fit the page: read the file there)`,
+    );
     expect(v.nextOffset).toBe(1);
-    const next = await grep({ pattern: "begin.*?end", multiline: true, output_mode: "content", offset: 1 }, ctx);
+    const next = await grep(
+      { pattern: "begin.*?end", multiline: true, output_mode: "content", offset: 1 },
+      ctx,
+    );
     expect(next.matches!.map((x) => x.text)).toEqual(["begin again end"]);
   });
 });
@@ -177,7 +218,8 @@ describe("grep file types", () => {
 
   it("type narrows to ripgrep's file type, and narrows together with a glob", async () => {
     const { ctx } = project(files);
-    const paths = async (args: object) => (await grep({ pattern: "hit", ...args }, ctx)).files!.map((f) => f.path);
+    const paths = async (args: object) =>
+      (await grep({ pattern: "hit", ...args }, ctx)).files!.map((f) => f.path);
     expect(await paths({ type: "js" })).toEqual(["a.js"]);
     expect(await paths({ type: "ts" })).toEqual(["b.ts", "d.ts"]);
     expect(await paths({ type: "ts", glob: "b*" })).toEqual(["b.ts"]);

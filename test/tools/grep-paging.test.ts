@@ -2,8 +2,8 @@ import { mkdirSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { comparePaths } from "../../src/tools/search-order.js";
 import { builtinFileTools } from "../../src/tools/index.js";
+import { comparePaths } from "../../src/tools/search-order.js";
 import { testHost, textOf } from "../helpers/host.js";
 import { tempDir } from "../helpers/tmp.js";
 
@@ -18,7 +18,12 @@ const line = fc.oneof(
 );
 const tree = fc
   .uniqueArray(fc.constantFrom(...NAMES), { minLength: 1, maxLength: 5 })
-  .chain((names) => fc.tuple(fc.constant(names), fc.array(fc.array(line, { maxLength: 10 }), { minLength: names.length, maxLength: names.length })));
+  .chain((names) =>
+    fc.tuple(
+      fc.constant(names),
+      fc.array(fc.array(line, { maxLength: 10 }), { minLength: names.length, maxLength: names.length }),
+    ),
+  );
 
 interface Page {
   text: string;
@@ -69,7 +74,9 @@ function sameLine(shown: string, original: string) {
   const cut = MARKER.exec(shown);
   if (!cut) return shown === original;
   const kept = shown.slice(0, cut.index);
-  return original.startsWith(kept) && Number(cut[1]) === Buffer.byteLength(original) - Buffer.byteLength(kept);
+  return (
+    original.startsWith(kept) && Number(cut[1]) === Buffer.byteLength(original) - Buffer.byteLength(kept)
+  );
 }
 
 describe("grep pages through the host: every entry exactly once", () => {
@@ -109,7 +116,8 @@ describe("grep pages through the host: every entry exactly once", () => {
           const byPath = names
             .map((name, i) => ({ name, lines: files[i]! }))
             .sort((a, b) => comparePaths(a.name, b.name));
-          const hits = (l: string) => (multiline ? (l.match(/hit/g) ?? []).length : l.includes("hit") ? 1 : 0);
+          const hits = (l: string) =>
+            multiline ? (l.match(/hit/g) ?? []).length : l.includes("hit") ? 1 : 0;
           const matching = byPath.filter((f) => f.lines.some((l) => l.includes("hit")));
           if (matching.length === 0) {
             expect(pages).toEqual(['No matches for "hit".']);
@@ -132,7 +140,8 @@ describe("grep pages through the host: every entry exactly once", () => {
                 expect(file, `a header names a file: ${header}`).toBeDefined();
                 for (const row of rows) {
                   // the separator, and the note of a first match trimmed to fit a small page
-                  if (row === "--" || / not shown, to fit the page: read the file there\)$/.test(row)) continue;
+                  if (row === "--" || / not shown, to fit the page: read the file there\)$/.test(row))
+                    continue;
                   const m = /^(\d+)([:-]) (.*)$/s.exec(row)!;
                   expect(m, row).not.toBeNull();
                   const n = Number(m[1]);

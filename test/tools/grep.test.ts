@@ -125,7 +125,10 @@ describe("grep", () => {
     const { dir, ctx } = project();
     writeTree(dir, { "wide.txt": `needle ${"w".repeat(5000)}\n`.repeat(20) });
     await expect(
-      grep({ pattern: "needle", path: "wide.txt", ...C }, { ...ctx, config: { "results.rawMaxBytes": 20_000 } }),
+      grep(
+        { pattern: "needle", path: "wide.txt", ...C },
+        { ...ctx, config: { "results.rawMaxBytes": 20_000 } },
+      ),
     ).rejects.toThrow(
       /over 20000 bytes of output.*narrow it with a more specific pattern, a path, or a glob/,
     );
@@ -201,7 +204,10 @@ describe("grep: file names that are not UTF-8", () => {
     expect(capped.matches!.map((m) => m.path)).toEqual(["a\\xFE.txt", "a\\xFF.txt"]);
     expect(capped).toMatchObject({ totalMatches: 4, nextOffset: 2 });
     // the next page goes on from there, by the same raw names
-    const rest = await grep({ pattern: "needle", ...C, offset: 2 }, { ...ctx, config: { "grep.maxMatches": 2 } });
+    const rest = await grep(
+      { pattern: "needle", ...C, offset: 2 },
+      { ...ctx, config: { "grep.maxMatches": 2 } },
+    );
     expect(rest.matches!.map((m) => m.path)).toEqual(["plain.txt", "sub/caf\\xE9 \\\\ é.txt"]);
     expect(rest).not.toHaveProperty("nextOffset");
     // files_with_matches and count show the same names, with their bytes

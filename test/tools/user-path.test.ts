@@ -104,7 +104,7 @@ describe("toolplane serve, driven by the MCP SDK client over stdio", () => {
     const read = await server.call("read", { path: "secrets/k" });
     expect(read.isError).toBe(true);
     expect(read.text).not.toContain("key material");
-    const grep = await server.call("grep", { pattern: "TOPSECRET" });
+    const grep = await server.call("grep", { pattern: "TOPSECRET", output_mode: "content" });
     expect(grep.isError).toBe(false);
     expect(grep.text).toContain("notes.txt\n1: TOPSECRET appears in the notes");
     expect(grep.text).not.toMatch(/key material|from-env|secrets\/|\.env/);
