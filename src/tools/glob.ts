@@ -28,7 +28,7 @@ export const globParameters = z.object({
     .int()
     .min(0)
     .optional()
-    .describe(`Most paths per page (default and 0: ${GLOB_MAX_RESULTS}, at most ${GLOB_MAX_PAGE})`),
+    .describe(`Most paths per page (default ${GLOB_MAX_RESULTS}, at most ${GLOB_MAX_PAGE})`),
   offset: z.number().int().min(0).optional().describe("Paths to skip: the offset a cut page ends with"),
 });
 export type GlobArgs = z.output<typeof globParameters>;

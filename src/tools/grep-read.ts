@@ -84,6 +84,9 @@ function splitLines(text: string): string[] {
   return lines.map((l) => (l.endsWith("\r") ? l.slice(0, -1) : l));
 }
 
+/** A record's text that is one line (a minified line can be megabytes: no split, no copies). */
+const oneLine = (text: string) => text.replace(/\r?\n$/, "");
+
 export interface ReadOptions {
   /** rg flags of the search (how the pattern matches), the pattern last. */
   matchArgs: string[];
@@ -135,16 +138,13 @@ export async function readIntoPage(
       if (startsWith(line, PREFIX.match)) {
         const rec = JSON.parse(line.toString("utf8")) as RgRecord;
         if (!enter(rec.data.path)) continue;
-        const lines = splitLines(textOf(rec.data.lines));
-        page.match(
-          rec.data.line_number,
-          o.multiline ? lines : lines.slice(0, 1),
-          o.multiline ? (rec.data.submatches?.length ?? 1) : 1,
-        );
+        const raw = textOf(rec.data.lines);
+        if (o.multiline) page.match(rec.data.line_number, splitLines(raw), rec.data.submatches?.length ?? 1);
+        else page.match(rec.data.line_number, [oneLine(raw)], 1);
       } else if (startsWith(line, PREFIX.context)) {
         const rec = JSON.parse(line.toString("utf8")) as RgRecord;
         if (!enter(rec.data.path)) continue;
-        page.context(rec.data.line_number, splitLines(textOf(rec.data.lines))[0] ?? "");
+        page.context(rec.data.line_number, oneLine(textOf(rec.data.lines)));
       } else if (startsWith(line, PREFIX.begin)) {
         enter((JSON.parse(line.toString("utf8")) as RgRecord).data.path);
       } else if (startsWith(line, PREFIX.end)) {

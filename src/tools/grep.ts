@@ -19,7 +19,7 @@ import {
 } from "./limits.js";
 import { type RawPath, rawPath } from "./raw-path.js";
 import { describeRgStart, fdName, MAX_FDS, RawCapError, RgStartError, runRg } from "./rg.js";
-import { comparePaths } from "./search-order.js";
+import { sortByPath } from "./search-order.js";
 import { pageLimit, pastEnd } from "./search-page.js";
 import { againOpen, openSearchTarget, type SearchTarget } from "./search-target.js";
 import { noneWithheld, type Withheld } from "./withheld.js";
@@ -223,8 +223,10 @@ async function searchIn(
   bar: Progress,
 ): Promise<GrepValue> {
   const withheld = noneWithheld();
-  const counts = await countAll(target, scope, args, plan, ctx, bar, withheld);
-  counts.sort((a, b) => comparePaths(a.path.shown, b.path.shown));
+  const counts = sortByPath(
+    await countAll(target, scope, args, plan, ctx, bar, withheld),
+    (c) => c.path.shown,
+  );
   const content = plan.mode === "content";
   const weight = (c: Counted) => (content ? c.count : 1);
   const upper = Math.max(
@@ -445,6 +447,7 @@ async function countMatches(
 ): Promise<Counted[]> {
   const run = runRg(rgArgs, ctx.cwd, plan.rawMax, ctx.signal, fds);
   const out: Counted[] = [];
+  const unit = plan.multiline ? "matches" : "matching lines";
   let lines = 0;
   for await (const line of run.lines()) {
     const nul = line.indexOf(0);
@@ -456,8 +459,8 @@ async function countMatches(
     });
     lines += out[out.length - 1]!.count;
     // rg --count names only files that match, so those are what can be counted while it runs
-    const unit = plan.multiline ? "matches" : "matching lines";
-    bar.update(lines, undefined, `${unit} in ${out.length} file${out.length === 1 ? "" : "s"}`);
+    if (bar !== SILENT)
+      bar.update(lines, undefined, `${unit} in ${out.length} file${out.length === 1 ? "" : "s"}`);
   }
   const { code, stderr } = await run.done;
   if (ctx.signal?.aborted) throw new FileToolError("the search was aborted");

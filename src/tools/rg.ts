@@ -65,8 +65,11 @@ export function runRg(
 ): RgRun {
   if (fds.length > MAX_FDS) throw new Error(`at most ${MAX_FDS} open files per ripgrep run`);
   const stdio: Array<"ignore" | "pipe" | number> = ["ignore", "pipe", "pipe"];
-  while (stdio.length < FD_BASE) stdio.push("ignore");
-  stdio.push(...fds);
+  // the inherited files go at fd 100 on; a run without any has no need of the 97 empty places
+  if (fds.length > 0) {
+    while (stdio.length < FD_BASE) stdio.push("ignore");
+    stdio.push(...fds);
+  }
   let startError: RgStartError | undefined;
   let child: ChildProcessByStdio<null, Readable, Readable> | undefined;
   try {

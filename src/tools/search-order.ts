@@ -14,3 +14,15 @@ export function comparePaths(a: string, b: string): number {
   }
   return a.length - b.length;
 }
+
+/**
+ * Sorts items in comparePaths order, fast: each path becomes a key with "/" turned into NUL (which
+ * no name can hold, so it sorts before every other unit, as a component's end does), and keys are
+ * compared natively. The same order as comparePaths, at a fraction of the cost for thousands of
+ * paths (a search's pass 1 sorts every matching file).
+ */
+export function sortByPath<T>(items: readonly T[], pathOf: (item: T) => string): T[] {
+  const keyed = items.map((item) => ({ key: pathOf(item).replaceAll("/", "\0"), item }));
+  keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return keyed.map((k) => k.item);
+}

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { type GrepValue, grep, grepTool, renderGrep } from "../../src/tools/grep.js";
 import { cutToFit } from "../../src/tools/line-cut.js";
 import { parseShownPath, showPath } from "../../src/tools/raw-path.js";
-import { comparePaths } from "../../src/tools/search-order.js";
+import { comparePaths, sortByPath } from "../../src/tools/search-order.js";
 import { progress } from "../../src/util/progress.js";
 import { tempDir, writeTree } from "../helpers/tmp.js";
 
@@ -286,5 +286,17 @@ describe("grep: progress", () => {
         expect(written).toEqual([]);
       }
     }
+  });
+});
+
+describe("sortByPath", () => {
+  it("orders as comparePaths does, for any names", () => {
+    const name = fc.array(fc.constantFrom("a", "b", ".", "-", "/", "é", "Z", "0", "😀"), { maxLength: 8 });
+    fc.assert(
+      fc.property(fc.array(name.map((cs) => cs.join(""))), (paths) => {
+        expect(sortByPath(paths, (p) => p)).toEqual([...paths].sort(comparePaths));
+      }),
+      { numRuns: 500 },
+    );
   });
 });
