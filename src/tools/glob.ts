@@ -156,14 +156,20 @@ export async function glob(
   }
   const total = top.seen;
   if (offset > 0 && offset >= total && total > 0) throw pastEnd(offset, total, "files");
-  return await pageOf(args.pattern, top.sorted().slice(offset), { offset, total, base }, ctx, withheld);
+  return await pageOf(
+    args.pattern,
+    top.sorted().slice(offset),
+    { offset, total, base, real: target.real },
+    ctx,
+    withheld,
+  );
 }
 
 /** The page: the kept files from the offset on, approved where they ask, within the byte budget. */
 async function pageOf(
   pattern: string,
   candidates: readonly Found[],
-  at: { offset: number; total: number; base: string },
+  at: { offset: number; total: number; base: string; real: string },
   ctx: PathContext & Pick<ToolContext, "config">,
   withheld: Withheld,
 ): Promise<GlobValue> {
@@ -178,7 +184,7 @@ async function pageOf(
     if (used + cost > room && end > at.offset) break;
     end++;
     // an ask is put only for a file this page lists, one at a time, in the page's order
-    if (f.ask && !(await ctx.paths!.approve(path.resolve(ctx.cwd, f.shown)))) {
+    if (f.ask && !(await ctx.paths!.approve(path.join(at.real, f.raw.bytes.toString("utf8"))))) {
       withheld.unapproved++;
       continue;
     }

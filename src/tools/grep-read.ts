@@ -150,7 +150,6 @@ export async function readIntoPage(
       } else if (startsWith(line, PREFIX.end)) {
         page.endFile();
         if (current === last) break;
-        continue;
       } else continue;
       if (page.settled || (current === last && page.fileSettled)) break;
     }

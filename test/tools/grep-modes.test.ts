@@ -105,26 +105,9 @@ describe("grep context lines", () => {
       "10- g",
       "11- h",
     ]);
-    expect(await rows({ "-B": 2 })).toEqual([
-      "1- a",
-      "2- b",
-      "3: hit one",
-      "--",
-      "6- e",
-      "7- f",
-      "8: hit two",
-      "9: hit three",
-    ]);
-    expect(await rows({ "-C": 2, "-A": 0 })).toEqual([
-      "1- a",
-      "2- b",
-      "3: hit one",
-      "--",
-      "6- e",
-      "7- f",
-      "8: hit two",
-      "9: hit three",
-    ]);
+    const twoBefore = ["1- a", "2- b", "3: hit one", "--", "6- e", "7- f", "8: hit two", "9: hit three"];
+    expect(await rows({ "-B": 2 })).toEqual(twoBefore);
+    expect(await rows({ "-C": 2, "-A": 0 })).toEqual(twoBefore);
   });
 
   it("context belongs to the page's matches only: paging by one match", async () => {
