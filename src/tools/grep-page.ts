@@ -157,6 +157,7 @@ export class ContentPage {
     if (this.file === undefined) return;
     const open = this.open;
     if (open === undefined || line > open.end + this.o.after) {
+      if (this.o.before === 0) return;
       this.pending.push(toRow(line, text, this.o.lineMax));
       if (this.pending.length > this.o.before) this.pending.shift();
       return;

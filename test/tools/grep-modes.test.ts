@@ -211,6 +211,12 @@ describe("grep file types", () => {
     expect(await paths({ glob: "*.ts" })).toEqual(["b.ts", "d.ts"]);
   });
 
+  it("a type keeps the ignore rules: .gitignore'd files and .git stay out", async () => {
+    const { ctx } = project({ ...files, ".gitignore": "gen/\n", "gen/x.ts": "hit\n", ".git/y.ts": "hit\n" });
+    const v = await grep({ pattern: "hit", type: "ts", glob: "*.ts" }, ctx);
+    expect(v.files!.map((f) => f.path)).toEqual(["b.ts", "d.ts"]);
+  });
+
   it("an unknown or malformed type is a clear error", async () => {
     const { ctx } = project(files);
     await expect(grep({ pattern: "hit", type: "nope" }, ctx)).rejects.toThrow(
