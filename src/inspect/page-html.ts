@@ -97,7 +97,10 @@ input[type="text"], input[type="number"], select, textarea { font: inherit; padd
 textarea { font-family: ui-monospace, monospace; font-size: 12px; min-height: 60px; }
 button.primary { background: var(--accent); color: #fff; border: 0; border-radius: 4px; padding: 6px 14px; font: inherit; cursor: pointer; margin-top: 10px; }
 button.plain { background: #fff; border: 1px solid var(--line); border-radius: 4px; padding: 5px 12px; font: inherit; cursor: pointer; }
-.row { display: flex; gap: 10px; align-items: center; flex-wrap: wrap; }
+.row { display: flex; gap: 10px; align-items: center; flex-wrap: wrap; margin: 4px 0; }
+.row select, .row input { width: auto; }
+.row input.wide { flex: 1; max-width: 640px; }
+.row button { margin-top: 0; }
 .error { color: #8e2219; }
 #notices p { margin: 6px 18px; padding: 6px 10px; background: #fff1c2; border-radius: 4px; font-size: 13px; }
 #asks:empty { display: none; }

@@ -96,10 +96,16 @@ function listen(onChange: (event: ChangeEvent) => Promise<void>): void {
     live.className = "live off";
     fill(live, "reconnecting");
   });
+  let calm: number | undefined;
   events.addEventListener("changed", (e) => {
     const event = JSON.parse((e as MessageEvent<string>).data) as ChangeEvent;
     live.className = "live on flash";
     fill(live, `changed: ${event.what.join(", ")}`);
+    clearTimeout(calm);
+    calm = window.setTimeout(() => {
+      live.className = "live on";
+      fill(live, "live");
+    }, 2000);
     queue = queue.then(() => onChange(event)).catch(() => {});
   });
   events.addEventListener("asks", (e) => {

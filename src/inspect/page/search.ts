@@ -66,7 +66,7 @@ export function searchTab(): View {
         h(
           "p",
           { class: "muted" },
-          `${v.searched} tools ranked (${v.over}); score is the 0-1 fit, relevance the BM25F rank key`,
+          `${v.searched} ${v.searched === 1 ? "tool" : "tools"} ranked (${v.over === "all" ? "every visible tool" : "deferred tools"}); score is the 0-1 fit, relevance the BM25F rank key`,
         ),
         v.results.length === 0
           ? h("p", null, "No tool matches.")
