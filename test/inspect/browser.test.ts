@@ -153,10 +153,7 @@ describe.skipIf(!haveChromium)(`toolplane inspect in a real browser [${SKIP}]`, 
       ["mcp", '"inputSchema"'],
     ] as const) {
       await page.click(`button[data-provider="${provider}"]`);
-      await page.waitForFunction(
-        (m) => [...document.querySelectorAll("details[data-tool] pre")].some((p) => p.textContent?.includes(m)),
-        mark,
-      );
+      await page.locator("details[data-tool] pre", { hasText: mark }).first().waitFor({ state: "attached" });
       expect(await page.getAttribute(`button[data-provider="${provider}"]`, "aria-selected")).toBe("true");
     }
     expect(await wire()).not.toContain('"input_schema"');
@@ -164,18 +161,17 @@ describe.skipIf(!haveChromium)(`toolplane inspect in a real browser [${SKIP}]`, 
 
   it("shows a skill added on disk, without a reload, and what it did to the prefix", async () => {
     await page.click('button[data-provider="anthropic"]');
-    await page.waitForFunction(() => document.querySelector("pre.system")?.textContent?.includes("pdf-tools"));
-    await page.evaluate(() => {
-      (window as unknown as { kept: number }).kept = 1;
-    });
+    await page.locator("pre.system", { hasText: "pdf-tools" }).waitFor();
+    await page.evaluate("window.kept = 1");
     const dir = path.join(project.repo, ".toolplane", "skills", "csv-clean");
     mkdirSync(dir, { recursive: true });
-    writeFileSync(path.join(dir, "SKILL.md"), "---\nname: csv-clean\ndescription: Clean CSV files.\n---\nbody\n");
-    await page.waitForFunction(() => document.querySelector("pre.system")?.textContent?.includes("csv-clean"), null, {
-      timeout: 10_000,
-    });
+    writeFileSync(
+      path.join(dir, "SKILL.md"),
+      "---\nname: csv-clean\ndescription: Clean CSV files.\n---\nbody\n",
+    );
+    await page.locator("pre.system", { hasText: "csv-clean" }).waitFor({ timeout: 10_000 });
     // the same document: the change came over server-sent events
-    expect(await page.evaluate(() => (window as unknown as { kept?: number }).kept)).toBe(1);
+    expect(await page.evaluate("window.kept")).toBe(1);
     expect(await page.textContent("pre.diff")).toContain("+- csv-clean: Clean CSV files.");
     await shot("prefix-change.png");
     await page.click('button[data-tab="layers"]');
@@ -191,7 +187,7 @@ describe.skipIf(!haveChromium)(`toolplane inspect in a real browser [${SKIP}]`, 
     await page.click('button[data-tab="search"]');
     await page.fill("#search-query", "ticket status");
     await page.click("#search-rank");
-    await page.waitForFunction(() => document.querySelector("#search-results")?.textContent?.includes("ticket_status"));
+    await page.locator("#search-results", { hasText: "ticket_status" }).waitFor();
     await page.waitForSelector("#selection h3");
     await shot("search.png");
   });
@@ -205,7 +201,7 @@ describe.skipIf(!haveChromium)(`toolplane inspect in a real browser [${SKIP}]`, 
     const mark = await page.waitForSelector("mark.cut");
     expect(await mark.textContent()).toContain("line cut");
     expect(await page.textContent("#call-output")).toContain("truncated");
-    await page.evaluate(() => document.querySelector("#call-output")?.scrollIntoView());
+    await page.locator("#call-output").scrollIntoViewIfNeeded();
     await shot("call.png");
     await page.fill("#arg-path", "lines.txt");
     await page.fill("#arg-limit", "5");
@@ -223,7 +219,7 @@ describe.skipIf(!haveChromium)(`toolplane inspect in a real browser [${SKIP}]`, 
     expect(existsSync(path.join(project.repo, "notes.txt"))).toBe(false);
     await shot("ask.png");
     await page.click("#ask-approve");
-    await page.waitForFunction(() => document.querySelector("#call-output")?.textContent?.includes("approved"));
+    await page.locator("#call-output", { hasText: "approved" }).waitFor();
     expect(readFileSync(path.join(project.repo, "notes.txt"), "utf8")).toBe("hello from the page");
     expect(await page.$("#ask-dialog")).toBeNull();
   });

@@ -12,20 +12,31 @@ afterEach(async () => {
 });
 
 function skill(name: string, description: string): Record<string, string> {
-  return { [`.toolplane/skills/${name}/SKILL.md`]: `---\nname: ${name}\ndescription: ${JSON.stringify(description)}\n---\nbody\n` };
+  return {
+    [`.toolplane/skills/${name}/SKILL.md`]: `---\nname: ${name}\ndescription: ${JSON.stringify(description)}\n---\nbody\n`,
+  };
 }
 
 async function open(set: string[]): Promise<Toolplane> {
   const p = tempProject({
-    ...skill("pdf-tools", `Extract text and tables from PDF files. ${"Fill forms, merge and split documents. ".repeat(8)}`),
+    ...skill(
+      "pdf-tools",
+      `Extract text and tables from PDF files. ${"Fill forms, merge and split documents. ".repeat(8)}`,
+    ),
     ...skill("csv-clean", "Clean CSV files: fix encodings, trim cells, dedupe rows."),
-    ...skill("release-notes", `Write release notes from a git log. ${"Group by area, link issues. ".repeat(10)}`),
+    ...skill(
+      "release-notes",
+      `Write release notes from a git log. ${"Group by area, link issues. ".repeat(10)}`,
+    ),
   });
   const plane = await Toolplane.open({ cwd: p.repo, env: p.env, set, bundledSkills: null });
   plane.tools.register(GLOBAL_LAYER, {
     name: "extra",
     enumerate: () => [
-      simpleTool("weather_lookup", `Weather forecast for a city. ${"Hourly and daily, with alerts. ".repeat(12)}`),
+      simpleTool(
+        "weather_lookup",
+        `Weather forecast for a city. ${"Hourly and daily, with alerts. ".repeat(12)}`,
+      ),
     ],
   });
   planes.push(plane);
@@ -45,11 +56,10 @@ describe("the budget, piece by piece", () => {
       expect(catalog.report.cut.length, provider).toBeGreaterThan(0);
       const drawn = entries.filter((e) => e.cut).map((e) => ({ name: e.name, ...e.cut }));
       expect(drawn, provider).toEqual(catalog.report.cut.map((c) => ({ ...c })));
-      expect(entries.filter((e) => e.kind === "skill").map((e) => e.name), provider).toEqual([
-        "csv-clean",
-        "pdf-tools",
-        "release-notes",
-      ]);
+      expect(
+        entries.filter((e) => e.kind === "skill").map((e) => e.name),
+        provider,
+      ).toEqual(["csv-clean", "pdf-tools", "release-notes"]);
     }
   });
 

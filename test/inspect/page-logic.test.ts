@@ -60,13 +60,23 @@ describe("the call form's fields come from the schema", () => {
     expect(
       collectArgs(
         fields,
-        values({ q: { text: "x" }, n: { text: "3" }, on: { flag: false }, pick: { text: "1" }, extra: { text: '{"a":1}' } }),
+        values({
+          q: { text: "x" },
+          n: { text: "3" },
+          on: { flag: false },
+          pick: { text: "1" },
+          extra: { text: '{"a":1}' },
+        }),
       ),
     ).toEqual({ args: { q: "x", n: 3, on: false, pick: 1, extra: { a: 1 } } });
-    expect(collectArgs(fields, values({ q: { text: "" }, on: { flag: "unset" }, extra: { text: "" } }))).toEqual({
+    expect(
+      collectArgs(fields, values({ q: { text: "" }, on: { flag: "unset" }, extra: { text: "" } })),
+    ).toEqual({
       args: {},
     });
-    expect(collectArgs(fields, values({ n: { text: "abc" } }))).toEqual({ error: 'n must be a number, got "abc"' });
+    expect(collectArgs(fields, values({ n: { text: "abc" } }))).toEqual({
+      error: 'n must be a number, got "abc"',
+    });
     expect(collectArgs(fields, values({ extra: { text: "{" } }))).toMatchObject({
       error: expect.stringContaining("extra is not valid JSON"),
     });

@@ -36,7 +36,11 @@ function send(
         const chunks: Buffer[] = [];
         res.on("data", (c: Buffer) => chunks.push(c));
         res.on("end", () =>
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString() }),
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            text: Buffer.concat(chunks).toString(),
+          }),
         );
       },
     );
@@ -103,7 +107,8 @@ const post = (route: string, body: unknown) =>
 
 beforeAll(async () => {
   project = tempProject({
-    ".toolplane/skills/pdf-tools/SKILL.md": "---\nname: pdf-tools\ndescription: Extract text from PDF files.\n---\nbody\n",
+    ".toolplane/skills/pdf-tools/SKILL.md":
+      "---\nname: pdf-tools\ndescription: Extract text from PDF files.\n---\nbody\n",
     "long.txt": `${"x".repeat(5000)}\nshort\n`,
   });
   inspector = await startInspector({
@@ -133,7 +138,17 @@ describe("toolplane inspect's server: nothing without the token, nothing for ano
   it("answers 401 to every route without the token, or with a wrong one", async () => {
     const token = base.slice(1);
     const wrong = `${token.slice(0, -1)}${token.endsWith("A") ? "B" : "A"}`;
-    for (const target of ["/", "/api/state", "/events", "/style.css", "/page/main.js", `/${wrong}/`, `/${wrong}/api/state`, `/${token}x/api/state`, "/api/state?token=" + token]) {
+    for (const target of [
+      "/",
+      "/api/state",
+      "/events",
+      "/style.css",
+      "/page/main.js",
+      `/${wrong}/`,
+      `/${wrong}/api/state`,
+      `/${token}x/api/state`,
+      "/api/state?token=" + token,
+    ]) {
       const r = await send(port, target, { headers: host() });
       expect(r.status, target).toBe(401);
       expect(r.text, target).toContain("token");
@@ -151,11 +166,13 @@ describe("toolplane inspect's server: nothing without the token, nothing for ano
     const page = `${base}/`;
     expect((await send(port, page, { headers: { host: `evil.example:${port}` } })).status).toBe(403);
     expect((await send(port, page, { headers: { host: "127.0.0.1:1" } })).status).toBe(403);
-    expect((await send(port, page, { headers: { ...host(), origin: "http://evil.example" } })).status).toBe(403);
-    expect((await send(port, page, { headers: { ...host(), origin: "null" } })).status).toBe(403);
-    expect((await send(port, page, { headers: { ...host(), origin: `http://127.0.0.1:${port}` } })).status).toBe(
-      200,
+    expect((await send(port, page, { headers: { ...host(), origin: "http://evil.example" } })).status).toBe(
+      403,
     );
+    expect((await send(port, page, { headers: { ...host(), origin: "null" } })).status).toBe(403);
+    expect(
+      (await send(port, page, { headers: { ...host(), origin: `http://127.0.0.1:${port}` } })).status,
+    ).toBe(200);
     expect((await send(port, page, { headers: { host: `localhost:${port}` } })).status).toBe(200);
   });
 
@@ -227,7 +244,13 @@ describe("what the page shows", () => {
     expect(glob?.why).toMatch(/^it is denied by rule #1 of permissions\.rules/);
     expect(v.layers[0]?.entries.find((e) => e.name === "read")?.state).toBe("active");
     expect(v.skills).toEqual([
-      expect.objectContaining({ name: "pdf-tools", rank: 100, form: "bundle", modelVisible: true, userVisible: true }),
+      expect.objectContaining({
+        name: "pdf-tools",
+        rank: 100,
+        form: "bundle",
+        modelVisible: true,
+        userVisible: true,
+      }),
     ]);
     expect(v.trust.trusted).toBe(false);
   });
@@ -237,19 +260,25 @@ describe("what the page shows", () => {
     const ranked = JSON.parse(dry.text) as SearchView;
     expect(ranked.results[0]).toMatchObject({ name: "ticket_status", residency: "deferred" });
     expect(ranked.results[0]!.score).toBeGreaterThan(0);
-    expect((await get<DeferralView>("/api/deferral")).tools.find((t) => t.name === "ticket_status")?.residency).toBe(
-      "deferred",
-    );
-    const all = JSON.parse((await post("/api/search", { query: "read a file", over: "all" })).text) as SearchView;
+    expect(
+      (await get<DeferralView>("/api/deferral")).tools.find((t) => t.name === "ticket_status")?.residency,
+    ).toBe("deferred");
+    const all = JSON.parse(
+      (await post("/api/search", { query: "read a file", over: "all" })).text,
+    ) as SearchView;
     expect(all.results.map((r) => r.name)).toContain("read");
     const badPattern = await post("/api/search", { pattern: "(" });
     expect(badPattern.status).toBe(400);
     expect(badPattern.text).toContain("not a valid regular expression");
 
-    const run = JSON.parse((await post("/api/search", { query: "ticket status", limit: 1, run: true })).text) as SearchView;
+    const run = JSON.parse(
+      (await post("/api/search", { query: "ticket status", limit: 1, run: true })).text,
+    ) as SearchView;
     expect(run.ran?.result.content[0]?.text).toContain("ticket_status");
     expect(run.ran?.trace[0]).toMatchObject({ kind: "decision", effect: "allow" });
-    expect((await get<DeferralView>("/api/deferral")).tools.find((t) => t.name === "ticket_status")).toMatchObject({
+    expect(
+      (await get<DeferralView>("/api/deferral")).tools.find((t) => t.name === "ticket_status"),
+    ).toMatchObject({
       residency: "resident",
       loaded: true,
       reason: "loaded by tool_search",
@@ -257,14 +286,16 @@ describe("what the page shows", () => {
 
     const selection = await get<SelectionView>("/api/selection");
     const ticket = selection.tools.find((t) => t.tool === "ticket_status");
-    expect(ticket?.search.cases.map((c) => c.expect)).toEqual(expect.arrayContaining(["select", "not-select"]));
+    expect(ticket?.search.cases.map((c) => c.expect)).toEqual(
+      expect.arrayContaining(["select", "not-select"]),
+    );
     expect(selection.summary.cases).toBeGreaterThan(0);
   });
 
   it("the call form's tools carry their schemas; a cut call shows its marker and the rule that allowed it", async () => {
     const forms = await get<ToolForm[]>("/api/tools");
     const read = forms.find((f) => f.name === "read");
-    expect(Object.keys((read?.parameters as { properties: object }).properties)).toContain("path");
+    expect(Object.keys((read!.parameters as { properties: object }).properties)).toContain("path");
     expect(forms.find((f) => f.name === "glob")).toBeUndefined();
 
     const r = await post("/api/call", { tool: "read", args: { path: "long.txt" } });
@@ -274,7 +305,9 @@ describe("what the page shows", () => {
     expect(call.result.content[0]?.text).toContain("[line cut:");
     expect(call.trace[0]).toMatchObject({ kind: "decision", effect: "allow" });
 
-    const denied = JSON.parse((await post("/api/call", { tool: "glob", args: { pattern: "*" } })).text) as CallView;
+    const denied = JSON.parse(
+      (await post("/api/call", { tool: "glob", args: { pattern: "*" } })).text,
+    ) as CallView;
     expect(denied.result.error?.code).toBe("permission_denied");
   });
 
@@ -289,7 +322,10 @@ describe("what the page shows", () => {
       expect(ask.requests[0]?.decidedBy).toMatch(/permissions\.rules/);
       expect((await get<StateView>("/api/state")).asks.map((a) => a.id)).toEqual([ask.id]);
       // nothing answers: the call is still waiting
-      const race = await Promise.race([pending.then(() => "done"), new Promise((r) => setTimeout(() => r("waiting"), 300))]);
+      const race = await Promise.race([
+        pending.then(() => "done"),
+        new Promise((r) => setTimeout(() => r("waiting"), 300)),
+      ]);
       expect(race).toBe("waiting");
       expect((await post("/api/ask", { id: ask.id, approve: true })).status).toBe(200);
       const call = JSON.parse((await pending).text) as CallView;
@@ -318,8 +354,14 @@ describe("live: changes reach the page over server-sent events", () => {
       let since = Date.now();
       const dir = path.join(project.repo, ".toolplane", "skills", "csv-clean");
       mkdirSync(dir, { recursive: true });
-      writeFileSync(path.join(dir, "SKILL.md"), "---\nname: csv-clean\ndescription: Clean CSV files.\n---\nbody\n");
-      await stream.next((e) => e.event === "changed" && (e.data as { what: string[] }).what.includes("skills"), since);
+      writeFileSync(
+        path.join(dir, "SKILL.md"),
+        "---\nname: csv-clean\ndescription: Clean CSV files.\n---\nbody\n",
+      );
+      await stream.next(
+        (e) => e.event === "changed" && (e.data as { what: string[] }).what.includes("skills"),
+        since,
+      );
       const after = await get<CatalogView>("/api/catalog?provider=mcp");
       expect(after.catalog.system).toContain("csv-clean");
       // the page is told what broke the prompt cache
@@ -332,7 +374,10 @@ describe("live: changes reach the page over server-sent events", () => {
       since = Date.now();
       mkdirSync(path.dirname(userConfig), { recursive: true });
       writeFileSync(userConfig, JSON.stringify({ tools: { disabled: ["read"] } }));
-      await stream.next((e) => e.event === "changed" && (e.data as { what: string[] }).what.includes("config"), since);
+      await stream.next(
+        (e) => e.event === "changed" && (e.data as { what: string[] }).what.includes("config"),
+        since,
+      );
       const layers = await get<LayersPageView>("/api/layers");
       expect(layers.layers[0]?.entries.find((e) => e.name === "read")).toMatchObject({
         state: "disabled",
@@ -341,7 +386,10 @@ describe("live: changes reach the page over server-sent events", () => {
 
       since = Date.now();
       writeFileSync(userConfig, "{ not json");
-      await stream.next((e) => e.event === "changed" && (e.data as { what: string[] }).what.includes("config"), since);
+      await stream.next(
+        (e) => e.event === "changed" && (e.data as { what: string[] }).what.includes("config"),
+        since,
+      );
       const state = await get<StateView>("/api/state");
       expect(state.configError).toMatch(/config\.json/);
       // the last good configuration stays in use
@@ -349,7 +397,10 @@ describe("live: changes reach the page over server-sent events", () => {
 
       since = Date.now();
       rmSync(userConfig);
-      await stream.next((e) => e.event === "changed" && (e.data as { what: string[] }).what.includes("config"), since);
+      await stream.next(
+        (e) => e.event === "changed" && (e.data as { what: string[] }).what.includes("config"),
+        since,
+      );
       expect((await get<StateView>("/api/state")).configError).toBeUndefined();
       expect((await get<ToolForm[]>("/api/tools")).some((t) => t.name === "read")).toBe(true);
     } finally {
