@@ -55,7 +55,9 @@ describe("why each tool of a plan is where it is", () => {
     const off = { ...config, mode: "off" as const };
     const plan = planDeferral(entries, off);
     const explained = explainPlan(entries, off, plan);
-    expect(explained.tools.every((t) => t.residency === "resident" && t.reason === "defer.mode is off")).toBe(true);
+    expect(explained.tools.every((t) => t.residency === "resident" && t.reason === "defer.mode is off")).toBe(
+      true,
+    );
     expect(explained.band.count).toBe(6);
     expect(explained.band.triggered).toBe(false);
   });

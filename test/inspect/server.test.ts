@@ -110,6 +110,9 @@ beforeAll(async () => {
     ".toolplane/skills/pdf-tools/SKILL.md":
       "---\nname: pdf-tools\ndescription: Extract text from PDF files.\n---\nbody\n",
     "long.txt": `${"x".repeat(5000)}\nshort\n`,
+    "many.txt": Array.from({ length: 300 }, (_, i) => `match line ${i} of a file with many matches`).join(
+      "\n",
+    ),
   });
   inspector = await startInspector({
     cwd: project.repo,
@@ -119,6 +122,7 @@ beforeAll(async () => {
     set: [
       "defer.threshold=3",
       "defer.tools={}",
+      "results.inlineMaxBytes=4096",
       'permissions.rules=[{"effect":"deny","tool":"glob"},{"effect":"ask","tool":"grep"}]',
     ],
   });
@@ -315,7 +319,7 @@ describe("what the page shows", () => {
     const stream = events(port, `${base}/events`);
     try {
       const since = Date.now();
-      const pending = post("/api/call", { tool: "grep", args: { pattern: "short" } });
+      const pending = post("/api/call", { tool: "grep", args: { pattern: "match line" } });
       const asked = await stream.next((e) => e.event === "asks" && (e.data as AskView[]).length > 0, since);
       const ask = (asked.data as AskView[])[0]!;
       expect(ask.tool).toBe("grep");
@@ -330,7 +334,10 @@ describe("what the page shows", () => {
       expect((await post("/api/ask", { id: ask.id, approve: true })).status).toBe(200);
       const call = JSON.parse((await pending).text) as CallView;
       expect(call.result.isError).toBe(false);
-      expect(call.result.content[0]?.text).toContain("long.txt");
+      // over results.inlineMaxBytes: the model gets a preview and where the rest went
+      expect(call.result.spillPath).toBeDefined();
+      expect(call.result.truncated).toBe(true);
+      expect(call.result.content[0]?.text).toContain(call.result.spillPath);
       expect(call.trace.find((t) => t.kind === "ask")).toMatchObject({ approved: true });
       expect((await post("/api/ask", { id: ask.id, approve: true })).status).toBe(404);
 
