@@ -67,6 +67,8 @@ async function startCli(): Promise<string> {
   });
 }
 
+const MARKUP = '<img src=x onerror="window.pwned=1"><b>not bold</b>';
+
 const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, name) });
 
 describe.skipIf(!haveChromium)(`toolplane inspect in a real browser [${SKIP}]`, () => {
@@ -76,6 +78,8 @@ describe.skipIf(!haveChromium)(`toolplane inspect in a real browser [${SKIP}]`, 
       ".toolplane/skills/pdf-tools/SKILL.md":
         "---\nname: pdf-tools\ndescription: Extract text and tables from PDF files, fill PDF forms, merge and split documents.\n---\nbody\n",
       ".toolplane/skills/release-notes/SKILL.md": `---\nname: release-notes\ndescription: ${"Write release notes from the git log, grouped by area, with links to issues and pull requests. ".repeat(4).trim()}\n---\nbody\n`,
+      // untrusted text that would run as markup if the page parsed it as HTML
+      ".toolplane/skills/markup/SKILL.md": `---\nname: markup\ndescription: ${JSON.stringify(MARKUP)}\n---\nbody\n`,
       "long.txt": `${"0123456789".repeat(500)}\nshort line\n`,
       "lines.txt": `${Array.from({ length: 40 }, (_, i) => `line ${i + 1}`).join("\n")}\n`,
     });
@@ -162,6 +166,10 @@ describe.skipIf(!haveChromium)(`toolplane inspect in a real browser [${SKIP}]`, 
   it("shows a skill added on disk, without a reload, and what it did to the prefix", async () => {
     await page.click('button[data-provider="anthropic"]');
     await page.locator("pre.system", { hasText: "pdf-tools" }).waitFor();
+    // tool and skill text is shown as text, never run as markup
+    expect(await page.textContent("pre.system")).toContain(MARKUP);
+    expect(await page.locator("main img, main b").count()).toBe(0);
+    expect(await page.evaluate("window.pwned")).toBeUndefined();
     await page.evaluate("window.kept = 1");
     const dir = path.join(project.repo, ".toolplane", "skills", "csv-clean");
     mkdirSync(dir, { recursive: true });
