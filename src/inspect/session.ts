@@ -62,8 +62,13 @@ export class InspectSession {
     });
     session = new InspectSession(plane, opts);
     for (const line of early) session.notice(line);
-    await session.attach(plane);
-    session.files = await FileWatch.start(session.configFiles, () => session?.reload());
+    try {
+      await session.attach(plane);
+      session.files = await FileWatch.start(session.configFiles, () => session?.reload());
+    } catch (error) {
+      await session.close();
+      throw error;
+    }
     return session;
   }
 
