@@ -19,6 +19,7 @@ const BENCHES = [
   "grep",
   "permissions",
   "bash",
+  "inspect",
 ];
 
 const here = path.dirname(fileURLToPath(import.meta.url));
