@@ -123,7 +123,9 @@ beforeAll(async () => {
       "defer.threshold=3",
       "defer.tools={}",
       "results.inlineMaxBytes=4096",
-      'permissions.rules=[{"effect":"deny","tool":"glob"},{"effect":"ask","tool":"grep"}]',
+      // bash runs here only to make an output that spills (grep and read page within the limit)
+      "tools.sandbox=off",
+      'permissions.rules=[{"effect":"deny","tool":"glob"},{"effect":"ask","tool":"grep"},{"effect":"allow","tool":"bash"}]',
     ],
   });
   port = inspector.port;
@@ -319,7 +321,10 @@ describe("what the page shows", () => {
     const stream = events(port, `${base}/events`);
     try {
       const since = Date.now();
-      const pending = post("/api/call", { tool: "grep", args: { pattern: "match line" } });
+      const pending = post("/api/call", {
+        tool: "grep",
+        args: { pattern: "match line", output_mode: "content" },
+      });
       const asked = await stream.next((e) => e.event === "asks" && (e.data as AskView[]).length > 0, since);
       const ask = (asked.data as AskView[])[0]!;
       expect(ask.tool).toBe("grep");
@@ -334,12 +339,18 @@ describe("what the page shows", () => {
       expect((await post("/api/ask", { id: ask.id, approve: true })).status).toBe(200);
       const call = JSON.parse((await pending).text) as CallView;
       expect(call.result.isError).toBe(false);
-      // over results.inlineMaxBytes: the model gets a preview and where the rest went
-      expect(call.result.spillPath).toBeDefined();
+      // a page within results.inlineMaxBytes, and where the next one starts
       expect(call.result.truncated).toBe(true);
-      expect(call.result.content[0]?.text).toContain(call.result.spillPath);
+      expect(call.result.content[0]?.text).toContain(`offset=${call.result.nextOffset}`);
       expect(call.trace.find((t) => t.kind === "ask")).toMatchObject({ approved: true });
       expect((await post("/api/ask", { id: ask.id, approve: true })).status).toBe(404);
+      // over results.inlineMaxBytes: the model gets a preview and where the rest went
+      const spilled = JSON.parse(
+        (await post("/api/call", { tool: "bash", args: { command: "cat many.txt" } })).text,
+      ) as CallView;
+      expect(spilled.result.spillPath).toBeDefined();
+      expect(spilled.result.truncated).toBe(true);
+      expect(spilled.result.content[0]?.text).toContain(spilled.result.spillPath);
 
       const since2 = Date.now();
       const denied = post("/api/call", { tool: "grep", args: { pattern: "short" } });
