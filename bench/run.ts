@@ -9,11 +9,13 @@ import type { BenchReport } from "./lib.js";
 // Every bench is a file here that prints one JSON report line; each runs in its own process so
 // its peak memory is its own. `npm run bench -- NAME...` runs a subset.
 const BENCHES = [
+  "cli",
   "registry",
   "search",
   "mcp",
   "skills",
   "render",
+  "open",
   "execute",
   "read",
   "grep",

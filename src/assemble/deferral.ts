@@ -43,7 +43,7 @@ export class SessionDeferral {
   private readonly entries = new WeakMap<AnyTool, { entry: SessionEntry; provider: string }>();
   private unreported: ResidencyChange[] = [];
   /** The last planned list and its entries: the same list (an unchanged snapshot) is not re-read. */
-  private last: { visible: readonly VisibleTool[]; entries: SessionEntry[] } | undefined;
+  private last: { visible: readonly VisibleTool[]; entries: SessionEntry[]; light: boolean } | undefined;
   /** How the last catalog showed deferred tools; "native": the provider's own search loads them. */
   private lastForm: DeferralReport["form"] | undefined;
   /** Deferred tools tool_search has not loaded, for the last plan (built on first ask). */
@@ -58,9 +58,16 @@ export class SessionDeferral {
    * here) turns deferral off: a tool listed by name that nothing can load would be lost.
    */
   plan(visible: readonly VisibleTool[], config: SessionDeferConfig, searchWithheld?: string): SessionPlan {
-    if (this.last?.visible !== visible) {
+    // off (by the key, or because tool_search is withheld): nothing is deferred, searched or
+    // measured, so each tool's entry is its name alone; building search text for 10,000 tools
+    // would be the whole cost of a plan that decides nothing
+    const off = config.mode === "off" || Boolean(searchWithheld);
+    if (this.last?.visible !== visible || this.last.light !== off) {
       this.byName = new Map(visible.map((v) => [v.tool.name, v.tool]));
-      this.last = { visible, entries: visible.map((v) => this.entryOf(v, config.marks)) };
+      const entries = off
+        ? visible.map((v) => ({ name: v.tool.name, description: "", params: "" }))
+        : visible.map((v) => this.entryOf(v, config.marks));
+      this.last = { visible, entries, light: off };
     }
     const entries = this.last.entries;
     const plan = this.session.plan(entries, searchWithheld ? { ...config, mode: "off" } : config);
