@@ -1,9 +1,9 @@
-import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import { defineTool } from "../declare/define-tool.js";
 import type { Tool } from "../declare/types.js";
 import { skillBody } from "../discover/frontmatter.js";
+import { listBundle, readSkillFile } from "../discover/read-body.js";
 import type { SkillsView } from "../discover/view.js";
 import { nearest } from "../util/nearest.js";
 
@@ -30,6 +30,10 @@ export interface SkillToolValue {
   files: string[];
   /** How many more files there are beyond `files`. */
   moreFiles: number;
+  /** True when the bundle was too large to walk whole: moreFiles is then a lower bound. */
+  moreUncounted?: boolean;
+  /** When the skill file was longer than the body limit: its size in bytes (the body is its head). */
+  cutAtBytes?: number;
 }
 
 const output = z.object({
@@ -39,6 +43,8 @@ const output = z.object({
   body: z.string(),
   files: z.array(z.string()),
   moreFiles: z.number().int().nonnegative(),
+  moreUncounted: z.boolean().optional(),
+  cutAtBytes: z.number().int().optional(),
 });
 
 /** Where the tool looks skills up: the current skills view of the caller's scope. */
@@ -72,37 +78,31 @@ export async function loadSkill(view: SkillsView, name: string): Promise<SkillTo
       : "its model invocation is disabled (disable-model-invocation); only a user can invoke it";
     throw new Error(`skill "${name}" cannot be loaded by the model: ${why}`);
   }
-  const text = await readFile(listing.path, "utf8");
+  const file = await readSkillFile(listing.path);
   const dir = listing.form === "bundle" ? path.dirname(listing.path) : null;
-  const all = dir ? await bundledFiles(dir, listing.path) : [];
-  return {
+  const bundle = dir ? await listBundle(dir, listing.path, SKILL_FILES_MAX) : undefined;
+  const value: SkillToolValue = {
     name,
     path: listing.path,
     dir,
-    body: skillBody(text),
-    files: all.slice(0, SKILL_FILES_MAX),
-    moreFiles: Math.max(0, all.length - SKILL_FILES_MAX),
+    body: skillBody(file.text),
+    files: bundle?.files ?? [],
+    moreFiles: bundle?.more ?? 0,
   };
-}
-
-/** Every file below the bundle dir except the skill file itself, sorted. */
-async function bundledFiles(dir: string, skillFile: string): Promise<string[]> {
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  const files: string[] = [];
-  for (const e of entries) {
-    if (!e.isFile() && !e.isSymbolicLink()) continue;
-    const full = path.join(e.parentPath, e.name);
-    if (full === skillFile) continue;
-    files.push(path.relative(dir, full).split(path.sep).join("/"));
-  }
-  return files.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  if (bundle?.partial) value.moreUncounted = true;
+  if (file.cut) value.cutAtBytes = file.size;
+  return value;
 }
 
 export function renderSkillResult(value: SkillToolValue): string {
-  const lines = [`<skill name="${value.name}" path="${value.path}">`, value.body.trimEnd(), "</skill>"];
+  const lines = [`<skill name="${value.name}" path="${value.path}">`, value.body.trimEnd()];
+  if (value.cutAtBytes !== undefined)
+    lines.push(`[skill cut: its file has ${value.cutAtBytes} bytes; read ${value.path} for the rest]`);
+  lines.push("</skill>");
   if (value.dir !== null && value.files.length > 0) {
     lines.push("", `Bundled files (relative to ${value.dir}):`, ...value.files.map((f) => `- ${f}`));
-    if (value.moreFiles > 0) lines.push(`… and ${value.moreFiles} more files not listed`);
+    if (value.moreFiles > 0 || value.moreUncounted)
+      lines.push(`… and ${value.moreUncounted ? "at least " : ""}${value.moreFiles} more files not listed`);
   }
   return `${lines.join("\n")}\n`;
 }

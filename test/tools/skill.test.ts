@@ -1,3 +1,5 @@
+import { execFileSync } from "node:child_process";
+import { rmSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { Toolplane } from "../../src/assemble/index.js";
@@ -129,5 +131,49 @@ describe("Toolplane wiring", () => {
     await plane.catalog("openai-chat");
     expect(watches()).toBe(before);
     await plane.close();
+  });
+
+  it("a skill file swapped for a FIFO after discovery is refused at once; a huge one is cut with a note (through the host)", async () => {
+    const q = tempProject({
+      ".agents/skills/piped/SKILL.md": "---\nname: piped\ndescription: Will become a FIFO.\n---\nbody\n",
+      ".agents/skills/huge/SKILL.md": `---\nname: huge\ndescription: Large.\n---\n${"é".repeat(700_000)}\n`,
+    });
+    const plane = await Toolplane.open({ cwd: q.repo, env: q.env, bundledSkills: null });
+    try {
+      expect((await plane.skillsView()).skills.map((s) => s.name).sort()).toEqual(["huge", "piped"]);
+      const file = path.join(q.repo, ".agents/skills/piped/SKILL.md");
+      rmSync(file);
+      execFileSync("mkfifo", [file]);
+      const piped = await plane.call("skill", { name: "piped" });
+      expect(piped.isError).toBe(true);
+      expect(piped.content[0]).toMatchObject({ text: expect.stringMatching(/not a regular file/) });
+
+      const huge = await plane.call("skill", { name: "huge" });
+      expect(huge.isError).toBe(false);
+      const text = (huge.content[0] as { text: string }).text;
+      expect(text).toMatch(/\[skill cut: its file has 1400\d+ bytes; read .*SKILL\.md for the rest\]/);
+      expect(text).not.toContain("\uFFFD");
+      // the body stayed within the body limit (1 MiB of it, then the host's own limits apply)
+      expect(huge.truncated).toBe(true);
+    } finally {
+      await plane.close();
+    }
+  });
+
+  it("a bundle with many files is listed by its first names without holding them all", async () => {
+    const many: Record<string, string> = {
+      ".agents/skills/wide/SKILL.md": "---\nname: wide\ndescription: Wide.\n---\nbody\n",
+    };
+    for (let i = 0; i < 3_000; i++)
+      many[`.agents/skills/wide/z/${String(2999 - i).padStart(4, "0")}.txt`] = "";
+    const q = tempProject(many);
+    const disc = new SkillDiscovery({ cwd: q.repo, env: q.env, bundled: null });
+    const value = await loadSkill(await disc.view(), "wide");
+    expect(value.files).toEqual(
+      Array.from({ length: SKILL_FILES_MAX }, (_, i) => `z/${String(i).padStart(4, "0")}.txt`),
+    );
+    expect(value.moreFiles).toBe(3_000 - SKILL_FILES_MAX);
+    expect(value.moreUncounted).toBeUndefined();
+    disc.close();
   });
 });

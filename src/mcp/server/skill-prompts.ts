@@ -1,12 +1,11 @@
-import { constants } from "node:fs";
-import { open } from "node:fs/promises";
 import path from "node:path";
 import { skillBody } from "../../discover/frontmatter.js";
+import { readSkillFile, SKILL_BODY_MAX_BYTES } from "../../discover/read-body.js";
 import type { SkillsView } from "../../discover/view.js";
 import type { PromptSource } from "./prompts.js";
 
 /** A skill body longer than this is cut in its prompt (with a note naming the file). */
-export const PROMPT_BODY_MAX_BYTES = 1024 * 1024;
+export const PROMPT_BODY_MAX_BYTES = SKILL_BODY_MAX_BYTES;
 
 /**
  * The skills a user may invoke, as MCP prompts. Prompts are user-controlled in MCP (a client shows
@@ -23,24 +22,11 @@ export function skillPrompts(view: SkillsView): PromptSource[] {
     }));
 }
 
-/**
- * The body of a skill file for prompts/get. Opened non-blocking and checked to be a regular file
- * (a FIFO put in place of SKILL.md must not hang the server), and read up to PROMPT_BODY_MAX_BYTES.
- */
+/** The body of a skill file for prompts/get, read as the skill tool reads it (see readSkillFile). */
 export async function loadPromptText(file: string, dir: string | null): Promise<string> {
-  const handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
-  try {
-    const info = await handle.stat();
-    if (!info.isFile()) throw new Error(`${file} is not a regular file`);
-    const size = Math.min(info.size, PROMPT_BODY_MAX_BYTES);
-    const buf = Buffer.alloc(size);
-    const { bytesRead } = await handle.read(buf, 0, size, 0);
-    let text = skillBody(buf.subarray(0, bytesRead).toString("utf8"));
-    if (info.size > PROMPT_BODY_MAX_BYTES) {
-      text += `\n[skill cut at ${PROMPT_BODY_MAX_BYTES} of ${info.size} bytes; the whole file is ${file}]`;
-    }
-    return dir === null ? text : `Base directory for this skill: ${dir}\n\n${text}`;
-  } finally {
-    await handle.close();
-  }
+  const read = await readSkillFile(file, PROMPT_BODY_MAX_BYTES);
+  let text = skillBody(read.text);
+  if (read.cut)
+    text += `\n[skill cut at ${PROMPT_BODY_MAX_BYTES} of ${read.size} bytes; the whole file is ${file}]`;
+  return dir === null ? text : `Base directory for this skill: ${dir}\n\n${text}`;
 }
