@@ -99,9 +99,10 @@ const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "sr
 /**
  * `toolplane call read` of the page at `deep` in big.txt, each in a new process, alternated 5
  * times: with no index on disk (the cache folder emptied first), with the index the previous
- * process left, and `node -e 0`.
+ * process left, the first page (the floor: start-up and a read that scans nothing), and
+ * `node -e 0`.
  */
-function cliReads(dir: string, deep: number): { first: number; second: number; node: number } {
+function cliReads(dir: string, deep: number): { first: number; second: number; top: number; node: number } {
   const cache = path.join(dir, "cache");
   const env = { PATH: process.env.PATH ?? "", HOME: dir, TOOLPLANE_CACHE_DIR: cache };
   const args = [
@@ -113,17 +114,20 @@ function cliReads(dir: string, deep: number): { first: number; second: number; n
     "--args",
     JSON.stringify({ path: "big.txt", offset: deep }),
   ];
+  const top = [CLI, "call", "read", "--cwd", dir, "--args", JSON.stringify({ path: "big.txt" })];
   const first: number[] = [];
   const second: number[] = [];
+  const firstPage: number[] = [];
   const node: number[] = [];
   for (let i = 0; i < 5; i++) {
     progress(`read: toolplane call read in new processes, round ${i + 1}/5`);
     rmSync(cache, { recursive: true, force: true });
     first.push(processMs(process.execPath, args, 1, 0, env));
     second.push(processMs(process.execPath, args, 1, 0, env));
+    firstPage.push(processMs(process.execPath, top, 1, 0, env));
     node.push(processMs(process.execPath, ["-e", "0"], 1, 0, env));
   }
-  return { first: median(first), second: median(second), node: median(node) };
+  return { first: median(first), second: median(second), top: median(firstPage), node: median(node) };
 }
 
 /** Writes the test files in a child process, so that their generation is not in the reader's peak RSS. */
@@ -271,11 +275,16 @@ async function main() {
         note: `${round(cli.second / cli.node, 2)}x node -e 0; ${round(cli.first / cli.second, 1)}x faster than the first process`,
       },
       {
-        name: "second process / first process, page at 90% depth",
-        value: round(cli.second / cli.first, 2),
+        name: "`toolplane call read`, first page, a new process, median",
+        value: round(cli.top, 1),
+        unit: "ms",
+      },
+      {
+        name: "page at 90% depth in a second process / first page in a new process",
+        value: round(cli.second / cli.top, 2),
         unit: "x",
-        goal: "<< 1 (the index survives)",
-        ok: cli.second < cli.first / 2,
+        goal: "<= 1.2 (the index survives: deep costs what the first page does)",
+        ok: cli.second / cli.top <= 1.2,
       },
       { name: "scan-from-start reader, same page, median", value: round(median(naive.times), 1), unit: "ms" },
       {
