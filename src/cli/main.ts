@@ -19,8 +19,8 @@ function exit(code: number): void {
 // only for Node's own start (the answer is commander's, see program.ts)
 const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === "--version" || args[0] === "-v")) {
+  // nothing else is open: the process ends by itself once the line is out
   process.stdout.write(`${VERSION}\n`);
-  exit(0);
 } else {
   const { run } = await import("./run.js");
   run(process.argv).then(exit, (error) => {
