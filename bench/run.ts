@@ -21,6 +21,7 @@ const BENCHES = [
   "grep",
   "permissions",
   "bash",
+  "inspect",
 ];
 
 const here = path.dirname(fileURLToPath(import.meta.url));

@@ -127,6 +127,7 @@ describe("the CLI loads what the command uses", () => {
       "eval",
       "doctor",
       "trust",
+      "inspect",
     ];
     for (const c of commands) expect(r.stdout).toMatch(new RegExp(`^  ${c}\\b`, "m"));
     const leaves = commands.filter((c) => c !== "eval").concat(["eval selection", "skills validate"]);

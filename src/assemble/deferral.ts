@@ -4,8 +4,11 @@ import {
   type DeferPlan,
   DeferSession,
   entryFromTool,
+  explainPlan,
   type ResidencyChange,
+  type ResidencyExplanation,
   type SessionEntry,
+  type ThresholdBand,
   TOOL_SEARCH_NAME,
   toolSearchTool,
 } from "../defer/index.js";
@@ -22,6 +25,13 @@ export interface VisibleTool {
 
 /** The `defer.*` keys plus where the tools' deferral marks come from. */
 export type SessionDeferConfig = DeferConfig & { marks?: MarkRules };
+
+/** Where each tool of the session's last plan sits and why, with the threshold band. */
+export interface DeferralExplanation {
+  trigger: string;
+  tools: ResidencyExplanation[];
+  band: ThresholdBand;
+}
 
 export interface SessionPlan {
   plan: DeferPlan;
@@ -131,6 +141,16 @@ export class SessionDeferral {
     for (const n of loaded) names.delete(n);
     this.unloadedSet = { plan, loaded: loaded.length, names };
     return names;
+  }
+
+  /**
+   * Why each tool of the last plan is resident or deferred, from the entries and config that plan
+   * read (give the same config plan() got). Undefined before anything was planned.
+   */
+  explain(config: DeferConfig, trigger: string): DeferralExplanation | undefined {
+    const plan = this.session.current;
+    if (!plan || !this.last) return undefined;
+    return { trigger, ...explainPlan(this.last.entries, config, plan) };
   }
 
   /** Loads deferred tools of the last plan by name, as tool_search would; returns those newly loaded. */

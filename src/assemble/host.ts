@@ -4,6 +4,7 @@ import type { AnyTool, ToolSession } from "../declare/types.js";
 import { TOOL_SEARCH_NAME } from "../defer/index.js";
 import {
   type AskCallback,
+  type DecisionEvent,
   ExecutionHost,
   type HostTool,
   type HostToolSet,
@@ -18,6 +19,8 @@ import { partitionTools, SESSION_NAMESPACE, searchWithheld, type VisibilityRules
 export interface HostRequest {
   /** Decides `ask` permissions; without one every ask is denied. */
   ask?: AskCallback;
+  /** Sees each permission decision of the calls (the trace a UI shows). */
+  onDecision?: (event: DecisionEvent) => void;
   log?: (line: string) => void;
 }
 
@@ -78,6 +81,7 @@ export function assembleHost(w: HostWiring, request: HostRequest = {}): Executio
     spill: w.spill,
     ...(w.session ? { session: w.session } : {}),
     ...(request.ask ? { ask: request.ask } : {}),
+    ...(request.onDecision ? { onDecision: request.onDecision } : {}),
     ...(request.log ? { log: request.log } : {}),
   });
 }

@@ -33,7 +33,12 @@ import { builtinProvider } from "../tools/index.js";
 import { skillTool } from "../tools/skill.js";
 import type { ProgressFactory } from "../util/progress.js";
 import { budgetFrom, CatalogAssembler } from "./catalog.js";
-import { type SessionDeferConfig, SessionDeferral, type VisibleTool } from "./deferral.js";
+import {
+  type DeferralExplanation,
+  type SessionDeferConfig,
+  SessionDeferral,
+  type VisibleTool,
+} from "./deferral.js";
 import { assembleHost, type HostRequest } from "./host.js";
 import { type MarkRules, markRulesFrom } from "./marks.js";
 import { loadToolModules, type ToolModuleSpec } from "./modules.js";
@@ -48,6 +53,7 @@ import {
   withheldReason,
 } from "./visibility.js";
 
+export type { DeferralExplanation } from "./deferral.js";
 export type { HostRequest } from "./host.js";
 export type { AssembledCatalog, ReportedProblem } from "./problems.js";
 
@@ -195,6 +201,19 @@ export class Toolplane {
     const view = await this.skillsView();
     if (!view.skills.some((s) => s.modelVisible)) return config;
     return { ...config, resident: [...config.resident, SKILL_TOOL] };
+  }
+
+  /**
+   * Why each visible tool is resident or deferred for this session, and where the tool set sits
+   * in the threshold band: the plan every catalog and host turn of this session reads.
+   */
+  async explainDeferral(): Promise<DeferralExplanation> {
+    const visible = this.visible(await this.toolSnapshot());
+    const { trigger } = await this.planFor(visible);
+    const config = await this.deferConfig();
+    // as planFor: without tool_search nothing is deferred
+    const off = searchWithheld(this.visibility()) !== undefined;
+    return this.deferral.explain(off ? { ...config, mode: "off" } : config, trigger)!;
   }
 
   /**

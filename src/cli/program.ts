@@ -5,6 +5,7 @@ import { catalogCommand } from "./commands/catalog.js";
 import { configCommand } from "./commands/config.js";
 import { doctorCommand } from "./commands/doctor.js";
 import { evalCommand } from "./commands/eval.js";
+import { inspectCommand } from "./commands/inspect.js";
 import { layersCommand } from "./commands/layers.js";
 import { searchCommand } from "./commands/search.js";
 import { serveCommand } from "./commands/serve.js";
@@ -50,6 +51,7 @@ export function buildProgram(): Command {
     evalCommand,
     doctorCommand,
     trustCommand,
+    inspectCommand,
   ])
     add(program);
   return program;

@@ -43,6 +43,15 @@ export interface AskRequest {
   pending?: ReadonlyArray<{ request: PermissionRequest; decision: Decision }>;
 }
 
+/** One permission decision the host made for a call (what a UI shows as the call's trace). */
+export interface DecisionEvent {
+  call: ToolCall;
+  tool: string;
+  /** Absent when the tool itself is denied outright, before its arguments are read. */
+  request?: PermissionRequest;
+  decision: Decision;
+}
+
 /** Decides an `ask`: true runs the call. Asks are put one at a time, never two prompts at once. */
 export type AskCallback = (ask: AskRequest) => boolean | Promise<boolean>;
 
@@ -58,6 +67,8 @@ export interface HostOptions {
   spill: SpillStore;
   /** Without one, every `ask` is denied. */
   ask?: AskCallback;
+  /** Sees each permission decision as it is made; it cannot change one. */
+  onDecision?: (event: DecisionEvent) => void;
   log?: (line: string) => void;
   /** The tool the model uses to page through a spilled result. */
   readTool?: string;
@@ -148,9 +159,20 @@ export class ExecutionHost {
     const outright = deniedOutright({ name: tool.name, namespace }, this.options.policy.rules);
     if (outright) {
       const why = outright.rule.reason ? `: ${outright.rule.reason}` : "";
+      const message = `${tool.name} is denied by ${outright.origin}${why}`;
+      this.options.onDecision?.({
+        call,
+        tool: tool.name,
+        decision: {
+          effect: "deny",
+          decidedBy: { origin: outright.origin, rule: outright.rule },
+          subject: "the tool",
+          message,
+        },
+      });
       throw new CallFailure(
         "permission_denied",
-        `${tool.name} is denied by ${outright.origin}${why}. Do not retry it; use another tool or ask the user.`,
+        `${message}. Do not retry it; use another tool or ask the user.`,
       );
     }
 
@@ -322,6 +344,7 @@ export class ExecutionHost {
       request,
       decision: evaluatePermission(request, this.options.policy),
     }));
+    for (const d of decided) this.options.onDecision?.({ call, tool: tool.name, ...d });
     const denied = decided.find((d) => d.decision.effect === "deny");
     if (denied) {
       throw new CallFailure(

@@ -8,6 +8,8 @@ export interface LayerEntryView {
   provider: string;
   shadowed: boolean;
   shadowedBy?: { provider: string; layer: string };
+  /** Why it lost the name: "layer" (a nearer layer has it) or "rank" (a lower rank in the same layer). */
+  shadowReason?: "layer" | "rank";
   /** The layer whose restriction keeps this entry from the chain. */
   withheldBy?: string;
 }
@@ -42,7 +44,13 @@ export async function describeLayers<E extends RegistryEntry>(
       if (e.layer === name) entries.push({ name: e.name, provider: e.provider, shadowed: false });
     for (const s of snap.shadowed) {
       if (s.layer === name)
-        entries.push({ name: s.name, provider: s.provider, shadowed: true, shadowedBy: s.by });
+        entries.push({
+          name: s.name,
+          provider: s.provider,
+          shadowed: true,
+          shadowedBy: s.by,
+          shadowReason: s.reason,
+        });
     }
     for (const w of snap.withheld) {
       if (w.layer === name)

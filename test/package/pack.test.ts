@@ -174,6 +174,8 @@ describe("the package as installed from npm pack", () => {
       "dist/src/adapters/ai-sdk.js",
       "dist/src/adapters/openai-agents.js",
       "dist/src/examples/ticket-status/index.js",
+      // the inspector's page, built by tsconfig.page.json
+      "dist/src/inspect/page/main.js",
     ])
       expect(files).toContain(f);
     expect(files.filter((f) => /^(dist\/(test|bench|examples)|src|test|bench)\//.test(f))).toEqual([]);

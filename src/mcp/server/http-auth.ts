@@ -20,11 +20,17 @@ export function tokenProblem(token: string): string | undefined {
  * the compare is constant-time whatever the lengths (timingSafeEqual needs equal lengths).
  */
 export function bearerCheck(token: string): (authorization: string | undefined) => boolean {
-  const want = digest(token);
+  const matches = secretCheck(token);
   return (authorization) => {
     const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(authorization ?? "");
-    return match !== null && timingSafeEqual(digest(match[1] as string), want);
+    return match !== null && matches(match[1] as string);
   };
+}
+
+/** A constant-time check of a candidate against a secret (a token from a URL, say). */
+export function secretCheck(secret: string): (candidate: string | undefined) => boolean {
+  const want = digest(secret);
+  return (candidate) => candidate !== undefined && timingSafeEqual(digest(candidate), want);
 }
 
 function digest(text: string): Buffer {

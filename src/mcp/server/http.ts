@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { foreignRequest, loopbackHosts } from "../../util/loopback.js";
 import { loadServerSdk } from "../sdk.js";
 import { bearerCheck } from "./http-auth.js";
 import { readBody } from "./http-body.js";
@@ -48,7 +49,7 @@ export async function serveHttp(hub: SessionHub, options: HttpServeOptions): Pro
     ...(options.log ? { log: options.log } : {}),
   });
   const authorised = options.token === null ? () => true : bearerCheck(options.token);
-  let allowedHosts = new Set<string>();
+  let allowedHosts: ReadonlySet<string> = new Set<string>();
   const http = createServer((req, res) => {
     handle(req, res).catch((error) => {
       if (!res.headersSent) reply(res, 500, `internal error: ${(error as Error).message}`);
@@ -58,11 +59,8 @@ export async function serveHttp(hub: SessionHub, options: HttpServeOptions): Pro
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
     if (url.pathname !== MCP_PATH) return reply(res, 404, `not found: the MCP endpoint is ${MCP_PATH}`);
-    if (!allowedHosts.has(req.headers.host ?? "")) return reply(res, 403, "forbidden host");
-    const origin = req.headers.origin;
-    if (origin !== undefined && !allowedHosts.has(origin.replace(/^https?:\/\//, ""))) {
-      return reply(res, 403, "forbidden origin");
-    }
+    const foreign = foreignRequest(req.headers, allowedHosts);
+    if (foreign) return reply(res, 403, foreign);
     if (!authorised(req.headers.authorization)) {
       res.setHeader("www-authenticate", 'Bearer realm="toolplane"');
       return reply(
@@ -125,7 +123,7 @@ export async function serveHttp(hub: SessionHub, options: HttpServeOptions): Pro
     http.listen(options.port, "127.0.0.1", () => resolve());
   });
   const actual = (http.address() as AddressInfo).port;
-  allowedHosts = new Set([`127.0.0.1:${actual}`, `localhost:${actual}`]);
+  allowedHosts = loopbackHosts(actual);
   return {
     url: `http://127.0.0.1:${actual}${MCP_PATH}`,
     port: actual,

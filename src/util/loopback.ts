@@ -1,0 +1,22 @@
+import type { IncomingHttpHeaders } from "node:http";
+
+/** The Host values a server bound to 127.0.0.1:`port` answers to. */
+export function loopbackHosts(port: number): ReadonlySet<string> {
+  return new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
+}
+
+/**
+ * Why a request to a loopback server is refused, or undefined. A page on another site can point
+ * its own name at 127.0.0.1 (DNS rebinding) and reach the server from the person's browser: its
+ * requests then name that site in Host, and in Origin when the browser sends one. Both must name
+ * this server (see the MCP spec's transport security guidance).
+ */
+export function foreignRequest(
+  headers: IncomingHttpHeaders,
+  allowed: ReadonlySet<string>,
+): "forbidden host" | "forbidden origin" | undefined {
+  if (!allowed.has(headers.host ?? "")) return "forbidden host";
+  const origin = headers.origin;
+  if (origin !== undefined && !allowed.has(origin.replace(/^https?:\/\//, ""))) return "forbidden origin";
+  return undefined;
+}
