@@ -1,3 +1,5 @@
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { defineConfig } from "vitest/config";
 
 /**
@@ -16,6 +18,9 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // the read tool keeps line indexes of large files on disk: in a folder of this run's own, not
+    // the user's cache (a CLI a test spawns with its own HOME keeps them under that HOME)
+    env: { TOOLPLANE_CACHE_DIR: path.join(tmpdir(), `toolplane-test-cache-${process.pid}`) },
     projects: [
       {
         extends: true,

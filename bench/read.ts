@@ -82,16 +82,52 @@ async function naiveChild(file: string, offset: number, limit: number): Promise<
   process.stdout.write(JSON.stringify({ times, page: naiveRead(file, offset, limit).join("\n") }));
 }
 
-/** Wall time of a process in ms (spawnSync), median of `reps`. */
-function processMs(cmd: string, args: string[], reps: number): number {
+/** Wall time of a process in ms (spawnSync), median of `reps` after `warmups`. */
+function processMs(cmd: string, args: string[], reps: number, warmups = 1, env?: NodeJS.ProcessEnv): number {
   const times: number[] = [];
-  for (let i = 0; i < reps + 1; i++) {
+  for (let i = 0; i < reps + warmups; i++) {
     const t0 = performance.now();
-    const r = spawnSync(cmd, args, { stdio: "ignore" });
+    const r = spawnSync(cmd, args, { stdio: "ignore", ...(env ? { env } : {}) });
     if (r.status !== 0) throw new Error(`${cmd} failed`);
-    if (i > 0) times.push(performance.now() - t0);
+    if (i >= warmups) times.push(performance.now() - t0);
   }
   return median(times);
+}
+
+const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "src", "cli", "main.js");
+
+/**
+ * `toolplane call read` of the page at `deep` in big.txt, each in a new process, alternated 5
+ * times: with no index on disk (the cache folder emptied first), with the index the previous
+ * process left, the first page (the floor: start-up and a read that scans nothing), and
+ * `node -e 0`.
+ */
+function cliReads(dir: string, deep: number): { first: number; second: number; top: number; node: number } {
+  const cache = path.join(dir, "cache");
+  const env = { PATH: process.env.PATH ?? "", HOME: dir, TOOLPLANE_CACHE_DIR: cache };
+  const args = [
+    CLI,
+    "call",
+    "read",
+    "--cwd",
+    dir,
+    "--args",
+    JSON.stringify({ path: "big.txt", offset: deep }),
+  ];
+  const top = [CLI, "call", "read", "--cwd", dir, "--args", JSON.stringify({ path: "big.txt" })];
+  const first: number[] = [];
+  const second: number[] = [];
+  const firstPage: number[] = [];
+  const node: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    progress(`read: toolplane call read in new processes, round ${i + 1}/5`);
+    rmSync(cache, { recursive: true, force: true });
+    first.push(processMs(process.execPath, args, 1, 0, env));
+    second.push(processMs(process.execPath, args, 1, 0, env));
+    firstPage.push(processMs(process.execPath, top, 1, 0, env));
+    node.push(processMs(process.execPath, ["-e", "0"], 1, 0, env));
+  }
+  return { first: median(first), second: median(second), top: median(firstPage), node: median(node) };
 }
 
 /** Writes the test files in a child process, so that their generation is not in the reader's peak RSS. */
@@ -115,6 +151,8 @@ function generateChild(dir: string): void {
 }
 
 async function main() {
+  // in this process no index is kept on disk: each cold read below scans (cliReads has its own)
+  process.env.TOOLPLANE_CACHE_DIR = "";
   const dir = mkdtempSync(path.join(tmpdir(), "tp-bench-read-"));
   try {
     const { big, small, bigSize, totalLines } = generate(dir);
@@ -136,21 +174,32 @@ async function main() {
     }
     const firstRatio = median(firstBig) / median(firstSmall);
 
-    // 2. cold page at 90% depth: scanning speed against wc -l over the same bytes
+    // 2. cold page at 90% depth: scanning speed against wc -l over the same bytes, alternated
+    // (a cold read, a wc -l, an empty process, in turn) so that load falls on both alike; no
+    // index on disk here (TOOLPLANE_CACHE_DIR is empty), so each read scans
     const deep = Math.floor(totalLines * 0.9);
     const cold: number[] = [];
+    const wc: number[] = [];
+    const empty: number[] = [];
     let scanned = 0;
-    for (let i = 0; i < 5; i++) {
+    for (let i = 0; i < 8; i++) {
       clearIndexCache();
       const t0 = performance.now();
       const v = await readPath({ path: "big.txt", offset: deep }, ctx);
       cold.push(performance.now() - t0);
       if (v.kind !== "file" || v.lines.length === 0) throw new Error("deep page came back wrong");
       scanned = peekIndex(big)?.scannedBytes ?? 0;
+      wc.push(processMs("wc", ["-l", big], 1, 0));
+      empty.push(processMs("true", [], 1, 0));
     }
     const ourBps = scanned / (median(cold) / 1000);
-    const wcMs = processMs("wc", ["-l", big], 7) - processMs("true", [], 7);
+    const wcMs = median(wc) - median(empty);
     const wcBps = bigSize / (wcMs / 1000);
+
+    // 2b. the same page as a person or a harness asks for it: `toolplane call read` in a new
+    // process, first with no index anywhere (it scans, and keeps the index on disk), then again
+    // in another new process (it reads the index from disk), beside an empty Node process
+    const cli = cliReads(dir, deep);
 
     // 3. the same page, warm, against a reader that scans from the start every call
     const warm = await timeRuns(() => readPath({ path: "big.txt", offset: deep }, ctx), 50, 2);
@@ -188,7 +237,7 @@ async function main() {
       },
       { name: "cold scan speed", value: round(ourBps / 1e9, 2), unit: "GB/s" },
       {
-        name: "wc -l speed (process time minus an empty process)",
+        name: "wc -l speed (process time minus an empty process, alternated with the reads above)",
         value: round(wcBps / 1e9, 2),
         unit: "GB/s",
       },
@@ -212,6 +261,30 @@ async function main() {
         unit: "ms",
         goal: "<= 5",
         ok: median(indexed) <= 5,
+      },
+      {
+        name: "`toolplane call read`, page at 90% depth, a new process with no index on disk, median",
+        value: round(cli.first, 1),
+        unit: "ms",
+        note: `node -e 0 ${round(cli.node, 1)} ms in the same rounds`,
+      },
+      {
+        name: "`toolplane call read`, same page, a second new process (index read from disk), median",
+        value: round(cli.second, 1),
+        unit: "ms",
+        note: `${round(cli.second / cli.node, 2)}x node -e 0; ${round(cli.first / cli.second, 1)}x faster than the first process`,
+      },
+      {
+        name: "`toolplane call read`, first page, a new process, median",
+        value: round(cli.top, 1),
+        unit: "ms",
+      },
+      {
+        name: "page at 90% depth in a second process / first page in a new process",
+        value: round(cli.second / cli.top, 2),
+        unit: "x",
+        goal: "<= 1.2 (the index survives: deep costs what the first page does)",
+        ok: cli.second / cli.top <= 1.2,
       },
       { name: "scan-from-start reader, same page, median", value: round(median(naive.times), 1), unit: "ms" },
       {

@@ -53,7 +53,11 @@ export class SessionDeferral {
   private readonly entries = new WeakMap<AnyTool, { entry: SessionEntry; provider: string }>();
   private unreported: ResidencyChange[] = [];
   /** The last planned list and its entries: the same list (an unchanged snapshot) is not re-read. */
-  private last: { visible: readonly VisibleTool[]; entries: SessionEntry[] } | undefined;
+  private last: { visible: readonly VisibleTool[]; entries: SessionEntry[]; light: boolean } | undefined;
+  /** The last plan made with deferral off, and what it was made from. */
+  private lastOff:
+    | { visible: readonly VisibleTool[]; withheld: string | undefined; plan: DeferPlan; planned: SessionPlan }
+    | undefined;
   /** How the last catalog showed deferred tools; "native": the provider's own search loads them. */
   private lastForm: DeferralReport["form"] | undefined;
   /** Deferred tools tool_search has not loaded, for the last plan (built on first ask). */
@@ -68,20 +72,41 @@ export class SessionDeferral {
    * here) turns deferral off: a tool listed by name that nothing can load would be lost.
    */
   plan(visible: readonly VisibleTool[], config: SessionDeferConfig, searchWithheld?: string): SessionPlan {
-    if (this.last?.visible !== visible) {
+    // off (by the key, or because tool_search is withheld): nothing is deferred, searched or
+    // measured, so each tool's entry is its name alone; building search text for 10,000 tools
+    // would be the whole cost of a plan that decides nothing
+    const off = config.mode === "off" || Boolean(searchWithheld);
+    if (this.last?.visible !== visible || this.last.light !== off) {
       this.byName = new Map(visible.map((v) => [v.tool.name, v.tool]));
-      this.last = { visible, entries: visible.map((v) => this.entryOf(v, config.marks)) };
+      const entries = off
+        ? visible.map((v) => ({ name: v.tool.name, description: "", params: "" }))
+        : visible.map((v) => this.entryOf(v, config.marks));
+      this.last = { visible, entries, light: off };
     }
+    // off, the same tools as the last plan, which was the session's latest: the plan is that one
+    // (nothing can be deferred, loaded or moved), so an unchanged set costs nothing to re-plan
+    const again = this.lastOff;
+    if (
+      off &&
+      again?.visible === visible &&
+      again.withheld === searchWithheld &&
+      again.plan === this.session.current
+    )
+      return again.planned;
     const entries = this.last.entries;
     const plan = this.session.plan(entries, searchWithheld ? { ...config, mode: "off" } : config);
+    let planned: SessionPlan;
     if (!searchWithheld) {
-      this.unreported.push(...plan.changes);
-      return { plan, trigger: plan.trigger };
+      for (const c of plan.changes) this.unreported.push(c);
+      planned = { plan, trigger: plan.trigger };
+    } else {
+      const trigger = `nothing is deferred because tool_search is not available: ${searchWithheld}`;
+      for (const c of plan.changes)
+        this.unreported.push(c.reason === plan.trigger ? { ...c, reason: trigger } : c);
+      planned = { plan, trigger };
     }
-    const trigger = `nothing is deferred because tool_search is not available: ${searchWithheld}`;
-    for (const c of plan.changes)
-      this.unreported.push(c.reason === plan.trigger ? { ...c, reason: trigger } : c);
-    return { plan, trigger };
+    this.lastOff = off ? { visible, withheld: searchWithheld, plan, planned } : undefined;
+    return planned;
   }
 
   /** A tool of the last plan by name (tool_search included); throws for a name it never planned. */

@@ -1,6 +1,6 @@
 import type { Config } from "../config/index.js";
-import { MCP_ACTIONS, MCP_DEFAULT_RULES, qualifyToolNames, sanitise } from "../mcp/index.js";
-import { MCP_NAME_PREFIX, serverKey } from "../mcp/names.js";
+import { MCP_ACTIONS, MCP_DEFAULT_RULES } from "../mcp/client/tool.js";
+import { MCP_NAME_PREFIX, qualifyToolNames, sanitise, serverKey } from "../mcp/names.js";
 import { type PermissionPolicy, policyFromConfig, type SourcedRule } from "../permissions/index.js";
 
 /**

@@ -18,7 +18,8 @@ import {
   SpillStore,
   type ToolResult,
 } from "../execute/index.js";
-import { type McpClients, type McpServerConfig, registerMcpServers } from "../mcp/index.js";
+import { type McpClients, registerMcpServers } from "../mcp/client/index.js";
+import type { McpServerConfig } from "../mcp/config.js";
 import type { PermissionPolicy } from "../permissions/index.js";
 import {
   GLOBAL_LAYER,

@@ -1,6 +1,4 @@
 import { type Command, Option } from "commander";
-import { Toolplane } from "../assemble/index.js";
-import { progress } from "../util/progress.js";
 
 /** Bad usage: exit code 2. */
 export class UsageError extends Error {
@@ -38,20 +36,18 @@ export function withCommon(cmd: Command, opts: { scope?: boolean } = {}): Comman
   return cmd;
 }
 
-export function examples(cmd: Command, lines: string[]): Command {
-  return cmd.addHelpText("after", `\nExamples:\n${lines.map((l) => `  $ ${l}`).join("\n")}\n`);
+/**
+ * A command's action, loaded when the command runs: `--help` and every other command stay free of
+ * the modules it needs (the definition in commands/ is cheap; the work is in actions/).
+ */
+export function lazyAction<A extends unknown[]>(
+  load: () => Promise<{ action: (...args: A) => void | Promise<void> }>,
+): (...args: A) => Promise<void> {
+  return async (...args) => (await load()).action(...args);
 }
 
-export async function openToolplane(opts: CommonOptions): Promise<Toolplane> {
-  const open: Parameters<typeof Toolplane.open>[0] = {
-    cwd: opts.cwd ?? process.cwd(),
-    set: opts.set ?? [],
-    log: say,
-    // drawn only when stderr is a terminal
-    progress: (label) => progress(label),
-  };
-  if (opts.scope !== undefined) open.scope = opts.scope;
-  return Toolplane.open(open);
+export function examples(cmd: Command, lines: string[]): Command {
+  return cmd.addHelpText("after", `\nExamples:\n${lines.map((l) => `  $ ${l}`).join("\n")}\n`);
 }
 
 export function printJson(value: unknown): void {

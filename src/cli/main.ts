@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { run } from "./run.js";
+import { VERSION } from "./version.js";
 
 // When run() settles, the command is over (serve and --watch wait for their own end). A tool may
 // still hold a timer or socket it never closed (one that ignored its abort signal, say); a
@@ -15,7 +15,16 @@ function exit(code: number): void {
   process.stderr.write("", flushed);
 }
 
-run(process.argv).then(exit, (error) => {
-  process.stderr.write(`toolplane: ${error instanceof Error ? error.message : String(error)}\n`);
-  exit(1);
-});
+// `--version` alone is answered before the CLI parser loads: a harness probing for toolplane pays
+// only for Node's own start (the answer is commander's, see program.ts)
+const args = process.argv.slice(2);
+if (args.length === 1 && (args[0] === "--version" || args[0] === "-v")) {
+  // nothing else is open: the process ends by itself once the line is out
+  process.stdout.write(`${VERSION}\n`);
+} else {
+  const { run } = await import("./run.js");
+  run(process.argv).then(exit, (error) => {
+    process.stderr.write(`toolplane: ${error instanceof Error ? error.message : String(error)}\n`);
+    exit(1);
+  });
+}

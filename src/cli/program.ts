@@ -12,10 +12,15 @@ import { serveCommand } from "./commands/serve.js";
 import { skillsCommand } from "./commands/skills.js";
 import { trustCommand } from "./commands/trust.js";
 import { UsageError } from "./common.js";
+import { VERSION } from "./version.js";
 
-export const VERSION = "0.1.0";
+export { VERSION };
 
-/** The CLI program; each command lives in its own file under commands/. */
+/**
+ * The CLI program. Each command's definition (name, options, help, examples) lives in its own file
+ * under commands/ and imports nothing heavy; its action is loaded from actions/ only when it runs.
+ * A new command: a file in commands/ (definition) and one in actions/ (work), listed below.
+ */
 export function buildProgram(): Command {
   const program = new Command("toolplane")
     .description("the tool layer of an agent harness: what the model sees, and the calls it makes")

@@ -1,5 +1,5 @@
 import { CommanderError } from "commander";
-import { ConfigError } from "../config/index.js";
+import { ConfigError } from "../config/errors.js";
 import { UsageError } from "./common.js";
 import { buildProgram } from "./program.js";
 

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { DeclarationError } from "./errors.js";
-import { isObjectSchema, toJsonSchema } from "./json-schema.js";
+import { isObjectSchema, sealedJsonSchema } from "./json-schema.js";
 import type { JsonSchema, SchemaInput, Tool, ToolDeclaration, ValidationResult } from "./types.js";
 import { compileValidator, type Validator } from "./validate.js";
 
@@ -42,12 +42,12 @@ export function defineTool<P extends SchemaInput, S extends SchemaInput, O = Inf
   const params = () => {
     if (parameters === undefined) {
       parameterSchemasBuilt++;
-      parameters = Object.freeze(toJsonSchema(decl.parameters, "input")) as JsonSchema;
+      parameters = sealedJsonSchema(decl.parameters, "input");
     }
     return parameters;
   };
   const output = () => {
-    outputSchema ??= Object.freeze(toJsonSchema(decl.output.schema, "output")) as JsonSchema;
+    outputSchema ??= sealedJsonSchema(decl.output.schema, "output");
     return outputSchema;
   };
   let inputValidator: Validator<I> | undefined;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { freezeFresh } from "../util/freeze.js";
 import type { JsonSchema, SchemaInput } from "./types.js";
 
 export const DRAFT_07 = "http://json-schema.org/draft-07/schema#";
@@ -28,22 +29,48 @@ export function toJsonSchema(schema: SchemaInput, io: "input" | "output"): JsonS
   return normaliseRawSchema(schema);
 }
 
+/** Schemas frozen all the way down by sealedJsonSchema: nothing can change them, so they are shared. */
+const sealed = new WeakSet<object>();
+
+/**
+ * toJsonSchema's result frozen all the way down (it is a fresh copy, so freezing it freezes nothing
+ * of the caller's): a projection may share it instead of copying it again (see projectTool).
+ */
+export function sealedJsonSchema(schema: SchemaInput, io: "input" | "output"): JsonSchema {
+  const out = freezeFresh(toJsonSchema(schema, io));
+  sealed.add(out);
+  return out;
+}
+
+/** True for a schema sealedJsonSchema made. */
+export function isSealedJsonSchema(schema: unknown): boolean {
+  return typeof schema === "object" && schema !== null && sealed.has(schema);
+}
+
 /**
  * A raw schema written for draft 2019-09/2020-12 mostly differs from draft-07 in `$defs`; rewrite
  * those (and the refs to them) so one validator serves every tool. The input is never mutated.
  */
 export function normaliseRawSchema(schema: JsonSchema): JsonSchema {
-  const copy = structuredClone(schema);
-  const rewritten = rewriteDefs(copy) as JsonSchema;
+  // rewriteDefs builds a new tree, so the input is copied (and never mutated) in the same pass
+  const rewritten = rewriteDefs(schema) as JsonSchema;
   rewritten.$schema = DRAFT_07;
   return rewritten;
 }
 
 function rewriteDefs(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(rewriteDefs);
+  if (typeof node === "function" || typeof node === "symbol" || typeof node === "bigint") {
+    // what structuredClone refused when it made this copy: a schema is JSON data
+    throw new TypeError(`a JSON Schema holds JSON data only, not a ${typeof node}`);
+  }
   if (node === null || typeof node !== "object") return node;
   const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(node)) {
+  // for...in over own keys rather than Object.entries: this copies every schema a tool declares,
+  // and the pairs it allocated were most of the copy's cost
+  for (const key in node) {
+    if (!Object.hasOwn(node, key)) continue;
+    const value = (node as Record<string, unknown>)[key];
     if (key === "$defs") {
       out.definitions = { ...(out.definitions as object), ...(rewriteDefs(value) as object) };
     } else if (key === "$ref" && typeof value === "string") {
@@ -51,8 +78,11 @@ function rewriteDefs(node: unknown): unknown {
     } else if (key === "$schema") {
       // normalised at the root only; nested $schema is dropped
     } else {
-      out[key] =
-        key === "properties" || key === "definitions" ? mapValues(value, rewriteDefs) : rewriteDefs(value);
+      setOwn(
+        out,
+        key,
+        key === "properties" || key === "definitions" ? mapValues(value, rewriteDefs) : rewriteDefs(value),
+      );
     }
   }
   return out;
@@ -60,5 +90,15 @@ function rewriteDefs(node: unknown): unknown {
 
 function mapValues(value: unknown, fn: (v: unknown) => unknown): unknown {
   if (value === null || typeof value !== "object" || Array.isArray(value)) return value;
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fn(v)]));
+  const out: Record<string, unknown> = {};
+  for (const k in value)
+    if (Object.hasOwn(value, k)) setOwn(out, k, fn((value as Record<string, unknown>)[k]));
+  return out;
+}
+
+/** An own property even for the name `__proto__` (a property may be called that). */
+function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === "__proto__")
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
 }

@@ -1,11 +1,14 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import type { Ajv, ErrorObject, ValidateFunction } from "ajv";
 import type { z } from "zod";
+import { newAjv } from "../util/ajv.js";
 import { isZodSchema } from "./json-schema.js";
 import type { JsonSchema, SchemaInput, ValidationIssue, ValidationResult } from "./types.js";
 
 // One ajv for every raw schema: strict off because real-world schemas (MCP servers, BFCL) carry
 // vendor keywords; allErrors so a bad call learns every field to fix at once.
-const ajv = new Ajv({ strict: false, allErrors: true, useDefaults: true, validateSchema: false });
+let ajv: Ajv | undefined;
+const rawAjv = () =>
+  (ajv ??= newAjv({ strict: false, allErrors: true, useDefaults: true, validateSchema: false }));
 
 export type Validator<T> = (value: unknown) => ValidationResult<T>;
 
@@ -14,7 +17,7 @@ export function compileValidator<T>(schema: SchemaInput, jsonSchema: () => JsonS
   if (isZodSchema(schema)) return zodValidator<T>(schema);
   let compiled: ValidateFunction | undefined;
   return (value) => {
-    compiled ??= ajv.compile(jsonSchema());
+    compiled ??= rawAjv().compile(jsonSchema());
     // ajv applies defaults in place: validate a copy so the caller's value is never changed.
     const copy = value === undefined ? value : structuredClone(value);
     if (compiled(copy)) return { ok: true, value: copy as T };

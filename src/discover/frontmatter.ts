@@ -1,4 +1,9 @@
-import { isMap, isScalar, parseDocument } from "yaml";
+import { createRequire } from "node:module";
+
+/** yaml, loaded with the first frontmatter parsed: a directory without skills never pays for it. */
+let yaml: typeof import("yaml") | undefined;
+const loadYaml = () => (yaml ??= createRequire(import.meta.url)("yaml") as typeof import("yaml"));
+
 import { parseSimpleMapping } from "./simple-yaml.js";
 
 export type FrontmatterResult =
@@ -47,6 +52,7 @@ export function parseFrontmatter(text: string): FrontmatterResult {
   const bodyStart = yamlStart + m.index + m[0].length;
   const simple = parseSimpleMapping(yamlText, lineOf(text, yamlStart));
   if (simple) return { ok: true, data: simple.data, bodyStart, lines: simple.lines };
+  const { isMap, isScalar, parseDocument } = loadYaml();
   const doc = parseDocument(yamlText, { prettyErrors: false, uniqueKeys: true });
   if (doc.errors.length > 0) {
     const e = doc.errors[0]!;

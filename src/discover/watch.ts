@@ -8,7 +8,7 @@ import {
   statSync,
 } from "node:fs";
 import path from "node:path";
-import { type FSWatcher, watch } from "chokidar";
+import type { FSWatcher } from "chokidar";
 import type { AuditReport, Dirty, SkillDiscovery } from "./discovery.js";
 import { BUNDLE_FILES, isCandidateName } from "./scan.js";
 import type { SkillRoot } from "./types.js";
@@ -170,6 +170,8 @@ export class SkillWatcher {
     const toRoot = path.relative(base, root.dir).split(path.sep).length;
     const inRoot = (p: string) => p === root.dir || p.startsWith(root.dir + path.sep);
     const onPath = (p: string) => p === base || root.dir.startsWith(p + path.sep);
+    // chokidar is loaded by the first watch: a one-shot command never pays for it
+    const { watch } = await import("chokidar");
     const watcher = watch(base, {
       ignoreInitial: true,
       followSymlinks: true,

@@ -1,6 +1,7 @@
 import { hash } from "node:crypto";
 import type { ToolProjection } from "../declare/project.js";
 import type { JsonSchema } from "../declare/types.js";
+import { freezeFresh } from "../util/freeze.js";
 import { cutText } from "./budget.js";
 import type { ConvertedSchema, SchemaNote } from "./schema/types.js";
 import type { CatalogSkill, ProviderAdapter, ProviderName } from "./types.js";
@@ -300,16 +301,6 @@ export function deepFreeze<T>(value: T): T {
   if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
     Object.freeze(value);
     for (const v of Object.values(value)) deepFreeze(v);
-  }
-  return value;
-}
-
-/** deepFreeze for a value just parsed from JSON: nothing in it is frozen or shared yet. */
-function freezeFresh<T>(value: T): T {
-  if (typeof value === "object" && value !== null) {
-    if (Array.isArray(value)) for (const v of value) freezeFresh(v);
-    else for (const k in value) freezeFresh((value as Record<string, unknown>)[k]);
-    Object.freeze(value);
   }
   return value;
 }

@@ -1,4 +1,8 @@
-import { structuredPatch } from "diff";
+import { createRequire } from "node:module";
+
+/** diff, loaded by the first edit or write that shows one (it is CommonJS here, so synchronous). */
+let diff: typeof import("diff") | undefined;
+const loadDiff = () => (diff ??= createRequire(import.meta.url)("diff") as typeof import("diff"));
 
 export interface FileDiff {
   /** Unified diff, 3 lines of context; empty when nothing changed. */
@@ -14,7 +18,7 @@ const DIFF_TIMEOUT_MS = 2000;
 
 /** The unified diff the model sees after a change (the host's result limits cut a long one). */
 export function unifiedDiff(shown: string, before: string, after: string): FileDiff {
-  const patch = structuredPatch(`a/${shown}`, `b/${shown}`, before, after, undefined, undefined, {
+  const patch = loadDiff().structuredPatch(`a/${shown}`, `b/${shown}`, before, after, undefined, undefined, {
     context: 3,
     timeout: DIFF_TIMEOUT_MS,
   });

@@ -1,7 +1,6 @@
 import { type ChildProcessByStdio, spawn } from "node:child_process";
 import { accessSync, constants, statSync } from "node:fs";
 import type { Readable } from "node:stream";
-import { rgPath } from "@vscode/ripgrep";
 import { describeFsError, FileToolError } from "./errors.js";
 
 /** rg produced more output than the caller may parse: the stream was cut, so it is not parsed. */
@@ -21,6 +20,28 @@ export class RgStartError extends Error {
     super(`ripgrep could not start: ${errno.message}`);
     this.name = "RgStartError";
   }
+}
+
+/**
+ * @vscode/ripgrep resolves its platform package when it is imported, and throws when that package
+ * is missing: it is imported on the first search, so importing toolplane neither pays for it nor
+ * fails without it. A failed import fails each search with an RgStartError that says so.
+ */
+let ripgrep: Promise<string> | undefined;
+let ripgrepFailure: string | undefined;
+let ripgrepResolved: string | undefined;
+function ripgrepPath(): Promise<string> {
+  ripgrep ??= import("@vscode/ripgrep").then(
+    (m) => {
+      ripgrepResolved = m.rgPath;
+      return m.rgPath;
+    },
+    (err: Error) => {
+      ripgrepFailure = err.message;
+      throw err;
+    },
+  );
+  return ripgrep;
 }
 
 /**
@@ -72,50 +93,62 @@ export function runRg(
   }
   let startError: RgStartError | undefined;
   let child: ChildProcessByStdio<null, Readable, Readable> | undefined;
-  try {
-    // the extra fds widen spawn's stdio type; stdout and stderr are still pipes
-    child = spawn(rgPath, ["--no-config", ...args], { cwd, stdio }) as ChildProcessByStdio<
-      null,
-      Readable,
-      Readable
-    >;
-  } catch (err) {
-    startError = new RgStartError(err as NodeJS.ErrnoException, cwd);
-  }
   let stderr = "";
   let killed = false;
+  const started = ripgrepPath().then(
+    (rgPath) => {
+      if (killed) return;
+      try {
+        // the extra fds widen spawn's stdio type; stdout and stderr are still pipes
+        child = spawn(rgPath, ["--no-config", ...args], { cwd, stdio }) as ChildProcessByStdio<
+          null,
+          Readable,
+          Readable
+        >;
+      } catch (err) {
+        startError = new RgStartError(err as NodeJS.ErrnoException, cwd);
+      }
+    },
+    (err) => {
+      startError = new RgStartError(err as NodeJS.ErrnoException, cwd);
+    },
+  );
   const stop = () => {
     if (killed) return;
     killed = true;
     child?.stdout.destroy();
     child?.kill("SIGKILL");
   };
-  const done = new Promise<{ code: number | null; stderr: string; error?: RgStartError }>((resolve) => {
-    if (!child) {
-      resolve({ code: null, stderr: "", ...(startError ? { error: startError } : {}) });
-      return;
-    }
-    child.stderr.setEncoding("utf8");
-    child.stderr.on("data", (s: string) => {
-      if (stderr.length < 1024) stderr += s;
-    });
-    // a pipe error (the child died, the pipe was destroyed) ends the stream; it is not a result
-    child.stderr.on("error", () => {});
-    child.stdout.on("error", () => {});
-    child.on("error", (err) => {
-      startError ??= new RgStartError(err as NodeJS.ErrnoException, cwd);
-      // 'close' may never follow an error from spawn itself
-      if (child!.pid === undefined) finish(null);
-    });
-    let finished = false;
-    const finish = (code: number | null) => {
-      if (finished) return;
-      finished = true;
-      signal?.removeEventListener("abort", stop);
-      resolve({ code, stderr: stderr.slice(0, 1024), ...(startError ? { error: startError } : {}) });
-    };
-    child.on("close", (code) => finish(code));
-  });
+  type Done = { code: number | null; stderr: string; error?: RgStartError };
+  const done = started.then(
+    () =>
+      new Promise<Done>((resolve) => {
+        if (!child) {
+          resolve({ code: null, stderr: "", ...(startError ? { error: startError } : {}) });
+          return;
+        }
+        child.stderr.setEncoding("utf8");
+        child.stderr.on("data", (s: string) => {
+          if (stderr.length < 1024) stderr += s;
+        });
+        // a pipe error (the child died, the pipe was destroyed) ends the stream; it is not a result
+        child.stderr.on("error", () => {});
+        child.stdout.on("error", () => {});
+        child.on("error", (err) => {
+          startError ??= new RgStartError(err as NodeJS.ErrnoException, cwd);
+          // 'close' may never follow an error from spawn itself
+          if (child!.pid === undefined) finish(null);
+        });
+        let finished = false;
+        const finish = (code: number | null) => {
+          if (finished) return;
+          finished = true;
+          signal?.removeEventListener("abort", stop);
+          resolve({ code, stderr: stderr.slice(0, 1024), ...(startError ? { error: startError } : {}) });
+        };
+        child.on("close", (code) => finish(code));
+      }),
+  );
   if (signal?.aborted) stop();
   else signal?.addEventListener("abort", stop, { once: true });
   const run = {
@@ -123,7 +156,11 @@ export function runRg(
     stop,
     done,
     async *lines(): AsyncGenerator<Buffer> {
-      if (!child) throw startError!;
+      await started;
+      if (!child) {
+        if (startError) throw startError;
+        return; // stopped before it started
+      }
       let rest: Buffer | undefined;
       try {
         for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
@@ -160,8 +197,14 @@ export function runRg(
  * a missing working folder, so which one it was is looked up.
  */
 export function describeRgStart(err: RgStartError, cwdShown: string): FileToolError {
+  if (ripgrepFailure !== undefined) {
+    return new FileToolError(
+      `the search could not start: ripgrep is missing (${ripgrepFailure}); reinstall @vscode/ripgrep`,
+    );
+  }
+  const rgPath = ripgrepResolved;
   try {
-    accessSync(rgPath, constants.X_OK);
+    if (rgPath !== undefined) accessSync(rgPath, constants.X_OK);
   } catch {
     return new FileToolError(
       `the search could not start: ripgrep is missing or not executable at ${rgPath} (reinstall @vscode/ripgrep)`,

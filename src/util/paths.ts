@@ -24,3 +24,15 @@ export function toolplaneHome(env: NodeJS.ProcessEnv = process.env): string {
   if (env.XDG_CONFIG_HOME) return path.join(env.XDG_CONFIG_HOME, "toolplane");
   return path.join(homeDir(env), ".config", "toolplane");
 }
+
+/**
+ * Where toolplane keeps caches it can always rebuild (the read tool's line indexes):
+ * `$TOOLPLANE_CACHE_DIR` (empty: no cache on disk), else `$XDG_CACHE_HOME/toolplane`, else
+ * `~/.cache/toolplane`. Undefined when caching on disk is off.
+ */
+export function toolplaneCacheDir(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const own = env.TOOLPLANE_CACHE_DIR;
+  if (own !== undefined) return own === "" ? undefined : path.resolve(own);
+  if (env.XDG_CACHE_HOME) return path.join(env.XDG_CACHE_HOME, "toolplane");
+  return path.join(homeDir(env), ".cache", "toolplane");
+}

@@ -111,7 +111,19 @@ describe("defineTool", () => {
     const tool = defineTool(base);
     const p = projectTool(tool);
     expect(Object.keys(p).sort()).toEqual(["description", "name", "parameters"]);
-    (p.parameters as { mutated?: boolean }).mutated = true;
+    // the schema defineTool built is frozen all the way down, so the projection shares it: no
+    // change can reach it, through the projection or the tool
+    expect(() => {
+      (p.parameters as { mutated?: boolean }).mutated = true;
+    }).toThrow(TypeError);
+    expect(() => {
+      (p.parameters.properties as { a: { type: string } }).a.type = "number";
+    }).toThrow(TypeError);
     expect(tool.parameters).not.toHaveProperty("mutated");
+    // a schema that is not defineTool's (a hand-made tool) is still copied
+    const hand = { ...tool, parameters: { type: "object", properties: {} } };
+    const copy = projectTool(hand);
+    (copy.parameters as { mutated?: boolean }).mutated = true;
+    expect(hand.parameters).not.toHaveProperty("mutated");
   });
 });

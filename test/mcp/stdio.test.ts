@@ -1,5 +1,6 @@
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { loadBaseSdk } from "../../src/mcp/sdk.js";
 import { checkIncoming } from "../../src/mcp/stdio/incoming.js";
 import { LineSplitter, type OversizedMessage } from "../../src/mcp/stdio/lines.js";
 import { TopLevelIdScanner } from "../../src/mcp/stdio/top-level-id.js";
@@ -85,6 +86,9 @@ describe("LineSplitter", () => {
 });
 
 describe("checkIncoming", () => {
+  // the transport loads the SDK when it starts; a line is checked only after that
+  beforeAll(() => loadBaseSdk());
+
   it("passes valid messages and answers each kind of bad one", () => {
     expect(checkIncoming('{"jsonrpc":"2.0","id":1,"method":"ping"}')).toMatchObject({ ok: true });
     expect(checkIncoming('{"jsonrpc":"2.0","method":"notifications/initialized"}')).toMatchObject({

@@ -1,7 +1,6 @@
 import type { Command } from "commander";
-import { PROVIDERS, type ProviderName } from "../../render/index.js";
-import { type CommonOptions, examples, openToolplane, printJson, UsageError, withCommon } from "../common.js";
-import { formatCatalog } from "../format/catalog.js";
+import { PROVIDERS } from "../../render/types.js";
+import { examples, lazyAction, withCommon } from "../common.js";
 
 export function catalogCommand(program: Command): void {
   const cmd = program
@@ -18,18 +17,5 @@ export function catalogCommand(program: Command): void {
     "toolplane catalog --provider gemini --set catalog.budget.chars=2000",
     "toolplane catalog --set catalog.budget.tokens=500 --scope 'session-1>agent:reviewer'",
   ]);
-  cmd.action(async (opts: CommonOptions & { provider: string }) => {
-    if (!(PROVIDERS as readonly string[]).includes(opts.provider)) {
-      throw new UsageError(`unknown provider "${opts.provider}": use one of ${PROVIDERS.join(", ")}`);
-    }
-    const plane = await openToolplane(opts);
-    try {
-      const catalog = await plane.catalog(opts.provider as ProviderName);
-      if (opts.json) printJson(catalog);
-      else process.stdout.write(formatCatalog(catalog));
-      if (catalog.incomplete) process.exitCode = 1;
-    } finally {
-      await plane.close();
-    }
-  });
+  cmd.action(lazyAction(() => import("../actions/catalog.js")));
 }

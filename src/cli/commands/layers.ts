@@ -1,7 +1,5 @@
 import type { Command } from "commander";
-import { describeProblem, GLOBAL_LAYER } from "../../register/index.js";
-import { describeLayers } from "../../register/layers-view.js";
-import { type CommonOptions, examples, openToolplane, printJson, withCommon } from "../common.js";
+import { examples, lazyAction, withCommon } from "../common.js";
 
 export function layersCommand(program: Command): void {
   const cmd = program
@@ -9,31 +7,5 @@ export function layersCommand(program: Command): void {
     .description("print every layer's entries, the provider that gave each, and which are shadowed");
   withCommon(cmd);
   examples(cmd, ["toolplane layers", "toolplane layers --scope 'session-1>preset:review' --json"]);
-  cmd.action(async (opts: CommonOptions) => {
-    const plane = await openToolplane(opts);
-    try {
-      const view = await describeLayers(plane.tools, plane.chain);
-      if (opts.json) {
-        printJson(view);
-        return;
-      }
-      for (const layer of view.layers) {
-        process.stdout.write(`${layer.name}${layer.name === GLOBAL_LAYER ? "" : " (scope)"}\n`);
-        if (layer.entries.length === 0) process.stdout.write("  (empty)\n");
-        for (const e of layer.entries) {
-          const note = e.shadowed ? `  shadowed by ${e.shadowedBy?.provider} in ${e.shadowedBy?.layer}` : "";
-          const withheld = e.withheldBy ? `  withheld by ${e.withheldBy}` : "";
-          process.stdout.write(`  ${e.name}  [${e.provider}]${note}${withheld}\n`);
-        }
-      }
-      if (view.problems.length > 0) {
-        process.stdout.write(
-          `\nproblems (${view.problems.length}), entries of these providers are missing:\n`,
-        );
-        for (const p of view.problems) process.stdout.write(`  ${describeProblem(p)}\n`);
-      }
-    } finally {
-      await plane.close();
-    }
-  });
+  cmd.action(lazyAction(() => import("../actions/layers.js")));
 }

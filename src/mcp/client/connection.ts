@@ -1,10 +1,9 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { limitsFrom } from "../../execute/limits.js";
 import { DEFAULT_START_TIMEOUT_MS, isStdio, MCP_IMPLEMENTATION, type McpServerConfig } from "../config.js";
+import { clientSdk, loadClientSdk } from "../sdk.js";
 import { BoundedStdioClientTransport } from "../stdio/client-transport.js";
 import { Diagnostics } from "./diagnostics.js";
 
@@ -96,7 +95,8 @@ export class McpConnection {
   /** Starts (or connects to) the server and initialises the session, within the start timeout. */
   async connect(): Promise<void> {
     const timeout = this.config.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS;
-    const client = new Client(MCP_IMPLEMENTATION, { capabilities: {} });
+    const sdk = await loadClientSdk();
+    const client = new sdk.Client(MCP_IMPLEMENTATION, { capabilities: {} });
     const transport = this.makeTransport();
     client.onerror = (error) => this.diagnostics.error(error);
     client.onclose = () => {
@@ -105,7 +105,7 @@ export class McpConnection {
         this.events.lost(`the connection closed${this.diagnostics.describe()}`);
       }
     };
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.events.toolsChanged());
+    client.setNotificationHandler(sdk.ToolListChangedNotificationSchema, () => this.events.toolsChanged());
     this.client = client;
     this.transport = transport;
     try {
@@ -209,7 +209,7 @@ export class McpConnection {
     }
     const init: RequestInit = {};
     if (c.headers) init.headers = c.headers;
-    return new StreamableHTTPClientTransport(new URL(c.url), { requestInit: init });
+    return new (clientSdk().StreamableHTTPClientTransport)(new URL(c.url), { requestInit: init });
   }
 
   private async closeQuietly(client: Client): Promise<void> {

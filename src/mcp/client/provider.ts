@@ -1,8 +1,8 @@
-import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { AnyTool } from "../../declare/types.js";
 import type { EntryProblem, Observation, Provider } from "../../register/types.js";
 import { DEFAULT_START_TIMEOUT_MS, type McpServerConfig, providerName } from "../config.js";
 import { qualifyToolNames } from "../names.js";
+import { isMcpError } from "../sdk.js";
 import { MESSAGE_TOO_LARGE } from "../stdio/client-transport.js";
 import { McpConnection, messageOf } from "./connection.js";
 import { type CallRemote, checkRemoteTool, mcpTool } from "./tool.js";
@@ -118,13 +118,13 @@ export class McpProvider implements Provider<AnyTool> {
     try {
       return await conn.callTool(rawName, args, options);
     } catch (error) {
-      if (error instanceof McpError && error.code === MESSAGE_TOO_LARGE) {
+      if (isMcpError(error) && error.code === MESSAGE_TOO_LARGE) {
         // toolplane's own refusal, not the server's words: no "MCP error -32098" prefix
         throw new Error(`MCP server "${this.server}": ${error.message.replace(/^MCP error -?\d+: /, "")}`);
       }
       // A JSON-RPC error is the server answering; anything else (refused, reset, expired HTTP
       // session) means the session is gone: drop it so the next read or call reconnects.
-      if (!(error instanceof McpError) && !options.signal.aborted) this.lost(conn, messageOf(error));
+      if (!isMcpError(error) && !options.signal.aborted) this.lost(conn, messageOf(error));
       throw error;
     }
   };

@@ -1,5 +1,5 @@
-import { Ajv } from "ajv";
 import type { JsonSchema } from "../../declare/types.js";
+import { newAjv } from "../../util/ajv.js";
 
 /** Keywords whose values are data, not schemas: a "$ref" inside them is not a reference. */
 const DATA_KEYWORDS = new Set(["const", "enum", "default", "examples"]);
@@ -71,7 +71,7 @@ function resolvePointer(root: unknown, ref: string): unknown {
 
 function compileProblem(schema: JsonSchema): string | undefined {
   // its own instance: a schema's $id must not land in the registry the real validators share
-  const ajv = new Ajv({ strict: false, validateSchema: false });
+  const ajv = newAjv({ strict: false, validateSchema: false });
   try {
     ajv.compile(schema);
     return undefined;

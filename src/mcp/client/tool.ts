@@ -1,8 +1,9 @@
-import { Ajv } from "ajv";
+import type { Ajv } from "ajv";
 import { defineTool } from "../../declare/define-tool.js";
 import { normaliseRawSchema } from "../../declare/json-schema.js";
 import type { AnyTool, JsonSchema, ModelContent, RenderedOutput } from "../../declare/types.js";
 import { limitsFrom } from "../../execute/limits.js";
+import { newAjv } from "../../util/ajv.js";
 import { DEFAULT_CALL_TIMEOUT_MS, type McpServerConfig, providerName } from "../config.js";
 import type { RawCallResult, RemoteTool } from "./connection.js";
 import { fromMcpContent, textOf } from "./content.js";
@@ -41,7 +42,8 @@ export const MCP_DEFAULT_RULES = [{ effect: "ask", action: MCP_ACTIONS.destructi
 
 // Meta-validation only (no compile), so listing 10,000 tools stays cheap and deferred tools never
 // build a validator; strict off because real schemas carry vendor keywords.
-const metaAjv = new Ajv({ strict: false, validateSchema: true });
+let meta: Ajv | undefined;
+const metaAjv = () => (meta ??= newAjv({ strict: false, validateSchema: true }));
 
 export type Checked = { ok: true; tool: RemoteTool } | { ok: false; name: string; problem: string };
 
@@ -76,8 +78,9 @@ function checkSchema(schema: unknown, field: string): string | undefined {
     // only a schema naming another dialect or using $defs needs the (copying) normalisation first
     const root = schema as JsonSchema;
     const draft07 = root.$schema === undefined && root.$defs === undefined ? root : normaliseRawSchema(root);
-    if (!metaAjv.validateSchema(draft07)) {
-      return `${field} is not valid JSON Schema: ${metaAjv.errorsText(metaAjv.errors)}`;
+    const ajv = metaAjv();
+    if (!ajv.validateSchema(draft07)) {
+      return `${field} is not valid JSON Schema: ${ajv.errorsText(ajv.errors)}`;
     }
   } catch (error) {
     return `${field} is not valid JSON Schema: ${error instanceof Error ? error.message : String(error)}`;

@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import type { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { foreignRequest, loopbackHosts } from "../../util/loopback.js";
+import { loadServerSdk } from "../sdk.js";
 import { bearerCheck } from "./http-auth.js";
 import { readBody } from "./http-body.js";
 import { HttpSessions } from "./http-sessions.js";
@@ -42,6 +42,7 @@ export interface HttpHandle {
  * Sessions are capped and expire when idle (HttpSessions).
  */
 export async function serveHttp(hub: SessionHub, options: HttpServeOptions): Promise<HttpHandle> {
+  const { isInitializeRequest, StreamableHTTPServerTransport } = await loadServerSdk();
   const sessions = new HttpSessions({
     maxSessions: options.maxSessions,
     idleMs: options.sessionIdleMs,

@@ -1,3 +1,4 @@
+import { loadServerSdk } from "../sdk.js";
 import { SessionHub } from "./session.js";
 import { Surface, type ToolServerDeps } from "./surface.js";
 
@@ -12,6 +13,8 @@ export type { McpToolEntry, RunCall, ToolServerDeps } from "./surface.js";
 
 /** The hub every transport serves from; `prime` records the lists so later changes are detected. */
 export async function createToolServer(deps: ToolServerDeps): Promise<SessionHub> {
+  // the hub opens SDK servers synchronously (one per session): the SDK is loaded here, once
+  await loadServerSdk();
   const hub = new SessionHub(new Surface(deps));
   await hub.prime();
   return hub;

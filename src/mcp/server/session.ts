@@ -1,14 +1,7 @@
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import {
-  CallToolRequestSchema,
-  ErrorCode,
-  GetPromptRequestSchema,
-  ListPromptsRequestSchema,
-  ListToolsRequestSchema,
-  McpError,
-} from "@modelcontextprotocol/sdk/types.js";
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { toMcpContent } from "../client/content.js";
 import { MCP_IMPLEMENTATION } from "../config.js";
+import { serverSdk } from "../sdk.js";
 import { promptListing, promptMessages } from "./prompts.js";
 import type { Surface, ToolServerDeps } from "./surface.js";
 
@@ -44,8 +37,14 @@ export class SessionHub {
     return this.settled;
   }
 
-  /** A new SDK server for one session (stdio has one; HTTP has one per client session). */
+  /**
+   * A new SDK server for one session (stdio has one; HTTP has one per client session). The SDK is
+   * loaded by createToolServer, which made this hub.
+   */
   open(): Server {
+    const { Server, CallToolRequestSchema, ErrorCode, GetPromptRequestSchema, ListPromptsRequestSchema } =
+      serverSdk();
+    const { ListToolsRequestSchema, McpError } = serverSdk();
     const server = new Server(MCP_IMPLEMENTATION, {
       capabilities: { tools: { listChanged: true }, prompts: { listChanged: true } },
     });

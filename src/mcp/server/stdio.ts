@@ -1,3 +1,4 @@
+import { loadServerSdk } from "../sdk.js";
 import { BoundedStdioServerTransport } from "../stdio/server-transport.js";
 import type { SessionHub } from "./session.js";
 
@@ -9,6 +10,7 @@ export interface StdioServeOptions {
 
 /** Serves one session over this process's stdin/stdout; resolves when the client goes away. */
 export async function serveStdio(hub: SessionHub, options: StdioServeOptions): Promise<void> {
+  await loadServerSdk();
   const server = hub.open();
   const closed = new Promise<void>((resolve) => {
     const previous = server.onclose;

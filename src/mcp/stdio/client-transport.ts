@@ -1,9 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { PassThrough } from "node:stream";
-import { getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { deserializeMessage, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { baseSdk, loadClientSdk } from "../sdk.js";
 import { LineSplitter, type OversizedMessage } from "./lines.js";
 
 /** The JSON-RPC error code of a server answer toolplane refused to read because of its size. */
@@ -57,8 +56,9 @@ export class BoundedStdioClientTransport implements Transport {
     return this.lines.maxBytes;
   }
 
-  start(): Promise<void> {
+  async start(): Promise<void> {
     if (this.child) throw new Error("the stdio transport was already started");
+    const { getDefaultEnvironment } = await loadClientSdk();
     const p = this.params;
     return new Promise((resolve, reject) => {
       const child = spawn(p.command, [...(p.args ?? [])], {
@@ -90,7 +90,7 @@ export class BoundedStdioClientTransport implements Transport {
     const stdin = this.child?.stdin;
     if (!stdin) return Promise.reject(new Error("Not connected"));
     return new Promise((resolve) => {
-      if (stdin.write(serializeMessage(message))) resolve();
+      if (stdin.write(baseSdk().serializeMessage(message))) resolve();
       else stdin.once("drain", resolve);
     });
   }
@@ -122,7 +122,7 @@ export class BoundedStdioClientTransport implements Transport {
   private deliver(text: string): void {
     let message: JSONRPCMessage;
     try {
-      message = deserializeMessage(text);
+      message = baseSdk().deserializeMessage(text);
     } catch (error) {
       this.onerror?.(error as Error);
       return;

@@ -1,4 +1,8 @@
-import { ErrorCode, type JSONRPCMessage, JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { baseSdk } from "../sdk.js";
+
+/** The SDK's JSON-RPC error codes (loaded by the transport's start). */
+const codes = () => baseSdk().ErrorCode;
 
 /** A JSON-RPC error response; `id: null` when the request's id could not be read (JSON-RPC 2.0 §5). */
 export interface ErrorReply {
@@ -25,16 +29,16 @@ export function checkIncoming(line: string): Incoming {
   } catch (error) {
     return refuse(
       null,
-      ErrorCode.ParseError,
+      codes().ParseError,
       `Parse error: the message is not JSON (${(error as Error).message})`,
     );
   }
   if (Array.isArray(value)) {
     const ids = value.map(idOf).filter((id): id is string | number => id !== undefined);
-    const replies = (ids.length > 0 ? ids : [null]).map((id) => reply(id, ErrorCode.InvalidRequest, BATCH));
+    const replies = (ids.length > 0 ? ids : [null]).map((id) => reply(id, codes().InvalidRequest, BATCH));
     return { ok: false, replies };
   }
-  const parsed = JSONRPCMessageSchema.safeParse(value);
+  const parsed = baseSdk().JSONRPCMessageSchema.safeParse(value);
   if (parsed.success) return { ok: true, message: parsed.data as JSONRPCMessage };
   const [code, problem] = whatIsWrong(value);
   return refuse(idOf(value) ?? null, code, `Invalid request: ${problem}`);
@@ -49,30 +53,30 @@ export function tooLarge(
 ): ErrorReply {
   return reply(
     id ?? null,
-    ErrorCode.InvalidRequest,
+    codes().InvalidRequest,
     `Invalid request: the message is ${bytes} bytes, over the limit of ${limit} bytes (${key}); it was not read`,
   );
 }
 
 function whatIsWrong(value: unknown): [number, string] {
   if (value === null || typeof value !== "object")
-    return [ErrorCode.InvalidRequest, "a message must be a JSON object"];
+    return [codes().InvalidRequest, "a message must be a JSON object"];
   const m = value as Record<string, unknown>;
-  if (m.jsonrpc === undefined) return [ErrorCode.InvalidRequest, 'the "jsonrpc": "2.0" member is missing'];
-  if (m.jsonrpc !== "2.0") return [ErrorCode.InvalidRequest, '"jsonrpc" must be the string "2.0"'];
+  if (m.jsonrpc === undefined) return [codes().InvalidRequest, 'the "jsonrpc": "2.0" member is missing'];
+  if (m.jsonrpc !== "2.0") return [codes().InvalidRequest, '"jsonrpc" must be the string "2.0"'];
   if ("id" in m && idOf(m) === undefined) {
-    return [ErrorCode.InvalidRequest, '"id" must be a string or an integer'];
+    return [codes().InvalidRequest, '"id" must be a string or an integer'];
   }
   if ("method" in m && typeof m.method !== "string")
-    return [ErrorCode.InvalidRequest, '"method" must be a string'];
+    return [codes().InvalidRequest, '"method" must be a string'];
   if ("params" in m && (m.params === null || typeof m.params !== "object" || Array.isArray(m.params))) {
-    return [ErrorCode.InvalidParams, '"params" must be an object'];
+    return [codes().InvalidParams, '"params" must be an object'];
   }
   const allowed = new Set(["jsonrpc", "id", "method", "params", "result", "error"]);
   const extra = Object.keys(m).filter((k) => !allowed.has(k));
   if (extra.length > 0)
-    return [ErrorCode.InvalidRequest, `unknown member(s) ${extra.map((k) => `"${k}"`).join(", ")}`];
-  return [ErrorCode.InvalidRequest, "not a JSON-RPC request, notification or response"];
+    return [codes().InvalidRequest, `unknown member(s) ${extra.map((k) => `"${k}"`).join(", ")}`];
+  return [codes().InvalidRequest, "not a JSON-RPC request, notification or response"];
 }
 
 function idOf(value: unknown): string | number | undefined {

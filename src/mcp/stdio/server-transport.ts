@@ -1,7 +1,7 @@
 import type { Readable, Writable } from "node:stream";
-import { serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { baseSdk, loadBaseSdk } from "../sdk.js";
 import { checkIncoming, type ErrorReply, tooLarge } from "./incoming.js";
 import { LineSplitter } from "./lines.js";
 
@@ -43,13 +43,14 @@ export class BoundedStdioServerTransport implements Transport {
   async start(): Promise<void> {
     if (this.started) throw new Error("the stdio transport was already started");
     this.started = true;
+    await loadBaseSdk();
     this.stdin.on("data", this.onData);
     this.stdin.on("error", this.onError);
   }
 
   send(message: JSONRPCMessage | ErrorReply): Promise<void> {
     return new Promise((resolve) => {
-      if (this.stdout.write(serializeMessage(message as JSONRPCMessage))) resolve();
+      if (this.stdout.write(baseSdk().serializeMessage(message as JSONRPCMessage))) resolve();
       else this.stdout.once("drain", resolve);
     });
   }

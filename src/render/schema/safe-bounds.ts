@@ -13,21 +13,27 @@ export function dropSafeIntegerBounds<T extends Node>(schema: T, notes?: SchemaN
   return walk(schema, "", notes) as T;
 }
 
+// Paths are built only when notes are kept: a render (notes off) walks every schema of a catalog,
+// and naming each node it passes was most of that walk's cost.
 function walk(value: unknown, path: string, notes: SchemaNote[] | undefined): unknown {
   if (Array.isArray(value)) {
     let out: unknown[] | undefined;
-    value.forEach((item, i) => {
-      const next = walk(item, child(path, i), notes);
+    for (let i = 0; i < value.length; i++) {
+      const item = value[i];
+      if (item === null || typeof item !== "object") continue;
+      const next = walk(item, notes ? child(path, i) : "", notes);
       if (next !== item) {
         out ??= value.slice();
         out[i] = next;
       }
-    });
+    }
     return out ?? value;
   }
   if (!isNode(value)) return value;
   let out: Node | undefined;
-  for (const [key, v] of Object.entries(value)) {
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    const v = value[key];
     if (
       (key === "minimum" && v === -Number.MAX_SAFE_INTEGER) ||
       (key === "maximum" && v === Number.MAX_SAFE_INTEGER)
@@ -41,7 +47,7 @@ function walk(value: unknown, path: string, notes: SchemaNote[] | undefined): un
       continue;
     }
     if (DATA_KEYWORDS.has(key) || v === null || typeof v !== "object") continue;
-    const next = walk(v, child(path, key), notes);
+    const next = walk(v, notes ? child(path, key) : "", notes);
     if (next !== v) {
       out ??= { ...value };
       out[key] = next;

@@ -45,6 +45,30 @@ export class LineIndex {
     this.width = u.width;
   }
 
+  /**
+   * An index of a newer version of the same file seeded with counts learnt before (the on-disk
+   * sidecar, or the previous version of a file that only grew): `counts` are running newline
+   * counts of whole chunks from `base`, already checked by the caller against this file's bytes.
+   */
+  static seeded(size: number, base: number, encoding: TextEncoding, counts: Float64Array): LineIndex {
+    const index = new LineIndex(size, base, encoding);
+    const usable = Math.min(counts.length, Math.ceil(Math.max(0, size - base) / CHUNK_BYTES));
+    index.grow(usable);
+    index.cumulative.set(counts.subarray(0, usable));
+    index.chunks = usable;
+    return index;
+  }
+
+  /** The running counts of the chunks scanned so far (a copy), for the on-disk sidecar. */
+  counts(): Float64Array {
+    return this.cumulative.slice(0, this.chunks);
+  }
+
+  /** Chunks scanned so far. */
+  get scannedChunks(): number {
+    return this.chunks;
+  }
+
   /** Bytes scanned so far (for tests and benchmarks). */
   get scannedBytes(): number {
     return Math.min(this.chunks * CHUNK_BYTES, this.size - this.base);

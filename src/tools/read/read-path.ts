@@ -1,4 +1,4 @@
-import { constants, type Stats } from "node:fs";
+import { type BigIntStats, constants, type Stats } from "node:fs";
 import { type FileHandle, open, readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import type { ToolContext } from "../../declare/types.js";
@@ -9,6 +9,7 @@ import { verifyOpened } from "../opened-path.js";
 import { type PathContext, workspacePath } from "../workspace-path.js";
 import { listDirectory } from "./directory.js";
 import { cachedFacts, type FileFacts, fileVersion, storeFacts } from "./index-cache.js";
+import { loadSidecar, SIDECAR_MIN_BYTES, saveSidecar } from "./index-store.js";
 import { LineIndex } from "./line-index.js";
 import { readPage } from "./page.js";
 import { footerReserve, rowPrefix } from "./render.js";
@@ -106,7 +107,7 @@ export async function readPath(
     const version = fileVersion(fst);
     let facts = cachedFacts(real, version);
     if (facts === undefined) {
-      facts = await learnFacts(fh, size);
+      facts = await learnFacts(fh, real, fst);
       storeFacts(real, version, facts);
     }
     const { sniffed } = facts;
@@ -131,6 +132,12 @@ export async function readPath(
       };
     }
     const index = facts.index as LineIndex;
+    const scanned = index.scannedChunks;
+    // what this read learnt of a large file is kept on disk for the next process (index-store)
+    const keep = () =>
+      size >= SIDECAR_MIN_BYTES && index.scannedChunks > scanned
+        ? saveSidecar(fh, real, fst, index, sniffed.encoding)
+        : undefined;
     const start = await index.lineStart(fh, offset, ctx.signal);
     if (start === undefined || start >= size) {
       if (offset === 1) {
@@ -148,6 +155,7 @@ export async function readPath(
         };
       }
       const total = await index.lineCount(fh, ctx.signal);
+      await keep();
       throw new FileToolError(
         `offset ${offset} is past the end of ${target.shown}: it has ${total} line${total === 1 ? "" : "s"}`,
       );
@@ -160,6 +168,7 @@ export async function readPath(
     });
     // the version the model saw: edit and write refuse a file not read, or changed, since
     await recordRead(ctx.session, target.real, fh, fst);
+    await keep();
     const next = offset + page.lines.length;
     const atEnd = page.end >= size;
     // both ends of a served page: re-reading it, or reading on, needs no chunk lookup
@@ -181,10 +190,13 @@ export async function readPath(
   }
 }
 
-async function learnFacts(fh: FileHandle, size: number): Promise<FileFacts> {
+async function learnFacts(fh: FileHandle, real: string, st: BigIntStats): Promise<FileFacts> {
+  const size = Number(st.size);
   const sniffed = await sniffFile(fh, size);
   if (sniffed.kind !== "text") return { sniffed };
-  return { sniffed, index: new LineIndex(size, sniffed.bom, sniffed.encoding) };
+  const saved =
+    size >= SIDECAR_MIN_BYTES ? await loadSidecar(fh, real, st, sniffed.bom, sniffed.encoding) : undefined;
+  return { sniffed, index: saved ?? new LineIndex(size, sniffed.bom, sniffed.encoding) };
 }
 
 /**

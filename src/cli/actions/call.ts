@@ -1,0 +1,59 @@
+import type { AskRequest, ToolResult } from "../../execute/index.js";
+import { type CommonOptions, printJson, say, UsageError } from "../common.js";
+import { openToolplane } from "../open.js";
+
+interface CallOptions extends CommonOptions {
+  args?: string;
+  yes?: boolean;
+}
+
+/** `toolplane call`: its options and help are in commands/call.ts, loaded without this module. */
+export const action = async (tool: string, opts: CallOptions) => {
+  if (tool.trim() === "") throw new UsageError("give the tool's name, e.g. toolplane call read");
+  const args = opts.args ?? "{}";
+  try {
+    JSON.parse(args);
+  } catch (error) {
+    // the person's typo, not the model's: say so before anything runs
+    throw new UsageError(
+      `--args is not JSON (${(error as Error).message}); quote it for the shell, e.g. --args '{"path": "README.md"}'`,
+    );
+  }
+  const plane = await openToolplane(opts);
+  try {
+    // a person names the tool directly: a deferred one is loaded as tool_search would for a model
+    if ((await plane.load([tool])).length > 0)
+      say(`note: ${tool} is deferred (the model loads it with tool_search first); loaded for this call`);
+    // without --yes no approver is attached: the host denies every ask
+    const ask = (req: AskRequest) => {
+      say(`approved (--yes): ${req.decision.message}`);
+      return true;
+    };
+    // the text is handed to the host as is, as a model's arguments are
+    const result = await plane.call(tool, args, opts.yes ? { ask } : {});
+    if (
+      result.error?.code === "permission_denied" &&
+      !opts.yes &&
+      /not approved/.test(result.error.message)
+    ) {
+      say("toolplane: the call needs approval: run with --yes to approve asks");
+    }
+    if (opts.json) printJson(result);
+    else process.stdout.write(formatResult(result));
+    if (result.isError) process.exitCode = 1;
+  } finally {
+    // the result may name a spill file for the person to open: it outlives this process (an
+    // old one is swept by a later session after results.spillMaxAgeHours)
+    await plane.close({ keepSpill: true });
+  }
+};
+
+function formatResult(result: ToolResult): string {
+  const lines: string[] = [];
+  for (const block of result.content) {
+    if (block.type === "text") lines.push(block.text);
+    else lines.push(`[${block.type}: ${block.mimeType}, ${block.data.length} base64 characters]`);
+  }
+  if (result.isError && result.error) say(`${result.tool}: ${result.error.code}`);
+  return `${lines.join("\n")}\n`;
+}

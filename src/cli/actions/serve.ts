@@ -1,0 +1,130 @@
+import type { ToolCall } from "../../execute/types.js";
+import {
+  createToolServer,
+  generateToken,
+  serveHttp,
+  serveStdio,
+  skillPrompts,
+  tokenProblem,
+} from "../../mcp/server/index.js";
+import { TOKEN_VARIABLE } from "../commands/serve.js";
+import { type CommonOptions, say, UsageError } from "../common.js";
+import { openToolplane } from "../open.js";
+
+interface ServeOptions extends CommonOptions {
+  http?: string;
+  yes?: boolean;
+  token?: string;
+  /** false with --no-auth */
+  auth?: boolean;
+}
+
+/** `toolplane serve`: its options and help are in commands/serve.ts, loaded without this module. */
+export const action = async (opts: ServeOptions) => {
+  const port = opts.http === undefined ? undefined : Number(opts.http);
+  if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65535)) {
+    throw new UsageError(`--http needs a port number from 0 to 65535, got "${opts.http}"`);
+  }
+  const auth = chooseAuth(opts, port !== undefined);
+  const plane = await openToolplane(opts);
+  // Every call goes through the execution host: permissions, validation, timeouts, limits, spill.
+  // An MCP client has its own approval UI, so asks are approved only with --yes.
+  const host = plane.host({
+    log: say,
+    ...(opts.yes ? { ask: async () => true } : {}),
+  });
+  const run = (call: ToolCall, signal: AbortSignal) => host.call(call, { signal });
+  // Skills are watched like `skills --watch` does: a change reaches prompts/list (and tools/list
+  // where it moves the tool set) with a list_changed notification, without a restart.
+  try {
+    await plane.watchSkills({ onError: (e) => say(`toolplane serve: watching skills: ${e.message}`) });
+  } catch (error) {
+    say(`toolplane serve: skill roots are not watched (${(error as Error).message}); restart to see changes`);
+  }
+  // MCP clients cap their tool lists too (Cursor 40, OpenAI 128 functions), so the server lists
+  // what a model would see: resident tools, tool_search when anything is deferred, then the tools
+  // it loaded (a load sends list_changed). A deferred tool is callable once tool_search loaded it.
+  const hub = await createToolServer({
+    tools: () => plane.modelTools(),
+    run,
+    prompts: async () => skillPrompts(await plane.skillsView()),
+    subscribe: (listener) => {
+      const offTools = plane.onToolsChanged(listener);
+      const offSkills = plane.skills.on("invalidated", () => listener());
+      return () => {
+        offTools();
+        offSkills();
+      };
+    },
+    log: say,
+  });
+  const maxRequestBytes = plane.config.get("serve.maxRequestBytes") as number;
+  let stop: () => Promise<void> = async () => {};
+  const done = new Promise<void>((resolve) => {
+    const quit = () => resolve();
+    process.once("SIGINT", quit);
+    process.once("SIGTERM", quit);
+    if (port === undefined) serveStdio(hub, { maxMessageBytes: maxRequestBytes, log: say }).then(quit, quit);
+  });
+  // a person who ran this in a terminal sees why nothing happens (an MCP client pipes stdin)
+  if (port === undefined && process.stdin.isTTY)
+    say(
+      "toolplane serve: speaking MCP (JSON-RPC) on stdin/stdout; start it from an MCP client, or press Ctrl-C to stop",
+    );
+  if (port !== undefined) {
+    const handle = await serveHttp(hub, {
+      port,
+      token: auth.token,
+      maxRequestBytes,
+      maxSessions: plane.config.get("serve.maxSessions") as number,
+      sessionIdleMs: plane.config.get("serve.sessionIdleMs") as number,
+      log: say,
+    });
+    stop = handle.close;
+    say(`toolplane serve: listening on ${handle.url}`);
+    for (const line of auth.notice) say(line);
+  }
+  await done;
+  await hub.close();
+  await stop();
+  await plane.close();
+};
+
+/** The token HTTP requires (null: none) and what to tell the user about it; usage errors first. */
+function chooseAuth(opts: ServeOptions, http: boolean): { token: string | null; notice: string[] } {
+  const noAuth = opts.auth === false;
+  if (!http) {
+    if (noAuth || opts.token !== undefined)
+      throw new UsageError("--token and --no-auth apply to --http only");
+    return { token: null, notice: [] };
+  }
+  if (noAuth) {
+    if (opts.token !== undefined) throw new UsageError("--token and --no-auth cannot be used together");
+    return {
+      token: null,
+      notice: [
+        "toolplane serve: WARNING: --no-auth: no token is required. Every local user and process that can reach " +
+          "this port can list and run these tools with your permissions (read your files, run commands). " +
+          "Use it only on a machine nobody else uses, and never forward the port.",
+      ],
+    };
+  }
+  const fromEnv = process.env[TOKEN_VARIABLE];
+  const given = opts.token ?? (fromEnv === "" ? undefined : fromEnv);
+  if (given === undefined) {
+    const token = generateToken();
+    return {
+      token,
+      notice: [
+        `toolplane serve: bearer token (new for this run): ${token}`,
+        `toolplane serve: clients send the header 'Authorization: Bearer <token>'; set --token or ${TOKEN_VARIABLE} to choose it`,
+      ],
+    };
+  }
+  const problem = tokenProblem(given);
+  if (problem) throw new UsageError(`${opts.token !== undefined ? "--token" : TOKEN_VARIABLE}: ${problem}`);
+  return {
+    token: given,
+    notice: ["toolplane serve: clients must send 'Authorization: Bearer <your token>'"],
+  };
+}

@@ -1,0 +1,15 @@
+import { Toolplane } from "../assemble/index.js";
+import { progress } from "../util/progress.js";
+import { type CommonOptions, say } from "./common.js";
+
+export async function openToolplane(opts: CommonOptions): Promise<Toolplane> {
+  const open: Parameters<typeof Toolplane.open>[0] = {
+    cwd: opts.cwd ?? process.cwd(),
+    set: opts.set ?? [],
+    log: say,
+    // drawn only when stderr is a terminal
+    progress: (label) => progress(label),
+  };
+  if (opts.scope !== undefined) open.scope = opts.scope;
+  return Toolplane.open(open);
+}
