@@ -56,7 +56,9 @@ export async function serveInspector(
   options: InspectServerOptions,
 ): Promise<InspectServer> {
   const tokenMatches = secretCheck(options.token);
-  const pageDir = options.pageDir ?? fileURLToPath(new URL("./page/", import.meta.url));
+  // "../inspect/page/": this code runs from src/inspect/ (tests) and from a bundle chunk in
+  // dist/src/chunks/ (the package), both one folder below src
+  const pageDir = options.pageDir ?? fileURLToPath(new URL("../inspect/page/", import.meta.url));
   const changes = new PrefixChanges();
   const streams = new Set<ServerResponse>();
   const asks = new AskBroker(() => broadcast("asks", asks.list()));

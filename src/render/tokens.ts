@@ -3,7 +3,8 @@ import { LRUCache } from "lru-cache";
 
 type CountTokens = (text: string, options?: { disallowedSpecial?: Set<string> }) => number;
 let counter: CountTokens | undefined;
-const counts = new LRUCache<string, number>({ max: 100_000 });
+// made on first use: an LRUCache allocates its 100,000 slots up front, which every start-up would pay
+let counts: LRUCache<string, number> | undefined;
 const NO_SPECIALS = { disallowedSpecial: new Set<string>() };
 
 /**
@@ -13,6 +14,7 @@ const NO_SPECIALS = { disallowedSpecial: new Set<string>() };
  */
 export function countTokens(text: string): number {
   if (text === "") return 0;
+  counts ??= new LRUCache<string, number>({ max: 100_000 });
   const hit = counts.get(text);
   if (hit !== undefined) return hit;
   counter ??= (

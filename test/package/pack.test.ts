@@ -173,11 +173,23 @@ describe("the package as installed from npm pack", () => {
       "dist/src/cli/main.js",
       "dist/src/adapters/ai-sdk.js",
       "dist/src/adapters/openai-agents.js",
-      "dist/src/examples/ticket-status/index.js",
+      "dist/src/examples/ticket-status/index.d.ts",
       // the inspector's page, built by tsconfig.page.json
       "dist/src/inspect/page/main.js",
     ])
       expect(files).toContain(f);
+    // the JavaScript is the bundle (scripts/bundle.mjs): the entries and their shared chunks, not
+    // tsc's file-per-module output, which would be a second copy nothing imports
+    const js = files.filter((f) => f.startsWith("dist/src/") && f.endsWith(".js"));
+    expect(js.some((f) => f.startsWith("dist/src/chunks/"))).toBe(true);
+    expect(
+      js.filter((f) => !f.startsWith("dist/src/chunks/") && !f.startsWith("dist/src/inspect/page/")).sort(),
+    ).toEqual([
+      "dist/src/adapters/ai-sdk.js",
+      "dist/src/adapters/openai-agents.js",
+      "dist/src/cli/main.js",
+      "dist/src/index.js",
+    ]);
     expect(files.filter((f) => /^(dist\/(test|bench|examples)|src|test|bench)\//.test(f))).toEqual([]);
     // a source map is shipped only with its sources (inside it, or beside it in the tarball)
     for (const map of files.filter((f) => f.endsWith(".map"))) {
