@@ -269,4 +269,46 @@ describe("the package as installed from npm pack", () => {
     expect(names).toEqual(expect.arrayContaining(["read", "grep", "glob"]));
     expect(catalog.prefixHash).toMatch(/^[0-9a-f]{64}$/);
   });
+
+  it("a tool module that imports toolplane runs in the installed CLI", () => {
+    // the module resolves "toolplane" from the consumer's node_modules: the bundle's library entry,
+    // which shares its chunks with the bin that loads the module
+    const repo = path.join(consumer, "with-module");
+    mkdirSync(path.join(repo, ".git"), { recursive: true });
+    mkdirSync(path.join(repo, ".toolplane"), { recursive: true });
+    writeFileSync(
+      path.join(repo, "shout.mjs"),
+      `import { defineTool } from "toolplane";
+import { z } from "zod";
+export const tools = [defineTool({
+  name: "shout",
+  description: "Upper-cases a word.",
+  parameters: z.object({ word: z.string() }),
+  output: { schema: z.object({ loud: z.string() }), render: (v) => v.loud },
+  execute: ({ word }) => ({ loud: word.toUpperCase() }),
+})];
+`,
+    );
+    writeFileSync(
+      path.join(repo, ".toolplane", "config.json"),
+      JSON.stringify({ tools: { modules: ["shout.mjs"] } }),
+    );
+    const env = npmEnv({
+      HOME: project.home,
+      TOOLPLANE_HOME: path.join(project.home, ".toolplane"),
+      TOOLPLANE_TRUST_PROJECTS: JSON.stringify([repo]),
+    });
+    const catalog = JSON.parse(
+      sh(NPX, ["--offline", "toolplane", "catalog", "--json", "--cwd", repo], consumer, env),
+    );
+    expect(catalog.problems ?? []).toEqual([]);
+    expect((catalog.tools as Array<{ name: string }>).map((t) => t.name)).toContain("shout");
+    const out = sh(
+      NPX,
+      ["--offline", "toolplane", "call", "shout", "--args", '{"word":"hi"}', "--cwd", repo],
+      consumer,
+      env,
+    );
+    expect(out).toContain("HI");
+  });
 });
