@@ -18,3 +18,16 @@ export class MalformedEntryError extends Error {
     this.name = "MalformedEntryError";
   }
 }
+
+/**
+ * A provider that has nothing to list right now and will say so when that changes: it calls its
+ * handle's `changed()` on every change of its state (a start that lands or fails, a retry that
+ * begins). The registry remembers this rejection until then instead of asking again on every
+ * read, so a read pays nothing for a provider that is down (an MCP server in its backoff).
+ */
+export class ProviderUnavailable extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ProviderUnavailable";
+  }
+}

@@ -1,4 +1,4 @@
-export { DuplicateProviderError, MalformedEntryError } from "./errors.js";
+export { DuplicateProviderError, MalformedEntryError, ProviderUnavailable } from "./errors.js";
 export { describeLayers, type LayerEntryView, type LayersView } from "./layers-view.js";
 export { nameMatcher } from "./patterns.js";
 export { describeProblem, mergeProblems } from "./problems.js";

@@ -1,5 +1,5 @@
 import { cmp } from "../util/compare.js";
-import { DuplicateProviderError, MalformedEntryError } from "./errors.js";
+import { DuplicateProviderError, MalformedEntryError, ProviderUnavailable } from "./errors.js";
 import { nameMatcher } from "./patterns.js";
 import type {
   EntryProblem,
@@ -44,8 +44,8 @@ interface ProviderState<E> {
   seq: number;
   generation: number;
   cached?: { generation: number; entries: readonly E[]; problems: readonly EntryProblem[] };
-  /** The last enumeration timed out: not asked again before `until` for this generation. */
-  timedOut?: { generation: number; until: number; reason: string };
+  /** The last enumeration timed out, or the provider is unavailable: not asked again before `until` for this generation. */
+  waiting?: { generation: number; until: number; reason: string };
   /** The frozen resolved records of the last entries merged, reused while they are the same array. */
   resolved?: { entries: readonly E[]; list: readonly Resolved<E>[] };
 }
@@ -239,7 +239,7 @@ export class Registry<E extends RegistryEntry> {
     if (state.cached && state.cached.generation === state.generation) {
       return { ok: true, entries: state.cached.entries, complete: true, problems: state.cached.problems };
     }
-    const waited = state.timedOut;
+    const waited = state.waiting;
     if (waited && waited.generation === state.generation && Date.now() < waited.until) {
       return { ok: false, outcome: "rejected", reason: waited.reason };
     }
@@ -253,7 +253,7 @@ export class Registry<E extends RegistryEntry> {
       } catch (error) {
         return this.failed(state, generation, error);
       }
-      state.timedOut = undefined;
+      state.waiting = undefined;
       last = observation;
       const problems = entryProblems(observation.problems);
       if (state.generation === generation) {
@@ -282,9 +282,13 @@ export class Registry<E extends RegistryEntry> {
         : { ok: false, outcome: "malformed", reason, entry: error.entry };
     }
     if (error instanceof MalformedObservation) return { ok: false, outcome: "malformed", reason };
+    if (error instanceof ProviderUnavailable) {
+      // remembered until the provider reports a change (it promised to)
+      state.waiting = { generation, until: Number.POSITIVE_INFINITY, reason };
+    }
     if (error instanceof EnumerationTimeout) {
       const wait = this.options.retryAfterTimeoutMs ?? 30_000;
-      state.timedOut = {
+      state.waiting = {
         generation,
         until: Date.now() + wait,
         reason: `${reason}; not asked again for ${Math.round(wait / 1000)} s unless it reports a change`,

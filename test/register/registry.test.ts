@@ -3,6 +3,7 @@ import {
   DuplicateProviderError,
   GLOBAL_LAYER,
   MalformedEntryError,
+  ProviderUnavailable,
   Registry,
   summarize,
 } from "../../src/register/index.js";
@@ -15,6 +16,36 @@ const provider = (name: string, names: string[], rank?: number, tag = name) => (
 });
 
 describe("Registry", () => {
+  it("remembers an unavailable provider until it reports a change, and asks again then", async () => {
+    const r = new Registry<E>();
+    r.register(GLOBAL_LAYER, provider("core", ["read"]));
+    let asked = 0;
+    let down = true;
+    const handle = r.register(GLOBAL_LAYER, {
+      name: "remote",
+      enumerate: () => {
+        asked++;
+        if (down) throw new ProviderUnavailable(`down (${asked})`);
+        return [{ name: "echo" }];
+      },
+    });
+    const first = await r.snapshot();
+    expect(first.incomplete).toBe(true);
+    expect(first.problems).toEqual([
+      { provider: "remote", layer: GLOBAL_LAYER, outcome: "rejected", reason: "down (1)" },
+    ]);
+    // every later read answers from memory: a provider that is down costs a read nothing
+    for (let i = 0; i < 5; i++) expect((await r.snapshot()).problems[0]?.reason).toBe("down (1)");
+    expect(asked).toBe(1);
+    // the change it reports (a start that landed) is read at once
+    handle.changed();
+    down = false;
+    const back = await r.snapshot();
+    expect(asked).toBe(2);
+    expect(back.incomplete).toBe(false);
+    expect(back.get("echo")).toBeDefined();
+  });
+
   it("rejects a duplicate provider name in one layer, naming both", () => {
     const r = new Registry<E>();
     r.register(GLOBAL_LAYER, provider("fs", ["a"]));

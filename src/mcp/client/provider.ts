@@ -1,4 +1,5 @@
 import type { AnyTool } from "../../declare/types.js";
+import { ProviderUnavailable } from "../../register/errors.js";
 import type { EntryProblem, Observation, Provider } from "../../register/types.js";
 import { DEFAULT_START_TIMEOUT_MS, type McpServerConfig, providerName } from "../config.js";
 import { qualifyToolNames } from "../names.js";
@@ -101,9 +102,10 @@ export class McpProvider implements Provider<AnyTool> {
     if (this.closed) throw new Error(`MCP server "${this.server}": the client was closed`);
     if (this.conn?.connected && this.listed && !this.connecting) return this.listed.observation;
     if (this.attempted) {
-      // later reads never wait: the reconnect announces itself (changed) when it lands
+      // later reads never wait: the reconnect announces itself (changed) when it lands or fails,
+      // so the registry keeps this answer until then instead of asking on every read
       this.kick();
-      throw new Error(this.unavailable());
+      throw new ProviderUnavailable(this.unavailable());
     }
     // the first read waits, so a lazily started server is in the first catalog
     await this.ready();
@@ -161,9 +163,8 @@ export class McpProvider implements Provider<AnyTool> {
     if (this.failure && Date.now() < this.failure.retryAt) return;
     this.ready().then(
       () => this.notify(),
-      () => {
-        // fail() logged it and scheduled the next attempt
-      },
+      // fail() logged it and scheduled the next attempt; readers learn the new wait
+      () => this.notify(),
     );
   }
 
@@ -364,10 +365,11 @@ export class McpProvider implements Provider<AnyTool> {
       if (this.failure) this.failure.retryAt = 0;
       this.ready().then(
         () => this.notify(),
-        () => {
-          // fail() already logged it and scheduled the next attempt
-        },
+        // fail() already logged it and scheduled the next attempt; readers learn the new wait
+        () => this.notify(),
       );
+      // readers learn that a start is running (their last answer named the wait that just ended)
+      this.notify();
     }, delay);
     this.retryTimer.unref?.();
   }
