@@ -133,6 +133,11 @@ export interface PermissionNeed {
   cwd?: string;
   /** The least strict effect this need may get, with why: a tool that cannot see what a call does says ask. */
   floor?: { effect: "ask" | "deny"; reason: string };
+  /**
+   * The tool knows this need cannot write or run anything (a command in bash's read-only set):
+   * when no rule applies, `permissions.defaultEffect` decides it instead of the action's default.
+   */
+  knownSafe?: string;
 }
 
 export interface DisplayDeclaration<I> {

@@ -33,6 +33,8 @@ export interface PermissionRequest {
   args: unknown;
   /** The least strict effect the call may get, and why (the tool cannot see what it does). */
   floor?: { effect: Effect; reason: string };
+  /** The tool knows the call cannot write or run anything: no action default applies, only defaultEffect. */
+  knownSafe?: string;
 }
 
 export interface PermissionPolicy {
@@ -111,7 +113,8 @@ export function evaluatePermission(request: PermissionRequest, policy: Permissio
     );
   }
   if (request.floor) {
-    verdicts.push({
+    // first: on a tie it is the verdict shown, since it says what the tool could not see
+    verdicts.unshift({
       effect: request.floor.effect,
       origin: `the tool: ${request.floor.reason}`,
       subject: "the call",
@@ -153,8 +156,10 @@ export const PATH_MAX_CHARS = 4096;
 /** A regex (not linear-time) is run on values up to this long; past it the rule fails closed. */
 export const REGEX_VALUE_MAX_CHARS = 64 * 1024;
 
+/** A rule `X *` also matches the bare `X` (what a person means by "git status and its forms"). */
 function textMatches(glob: string, value: string, effect: Effect): boolean {
   if (value.length > VALUE_MAX_CHARS) return effect !== "allow";
+  if (glob.endsWith(" *") && textGlob(glob.slice(0, -2)).test(value)) return true;
   return textGlob(glob).test(value);
 }
 
@@ -165,6 +170,13 @@ function strictest(verdicts: Verdict[], fallback: Verdict, subject: string): Ver
 
 /** The effect of a subject no rule applies to: defaultEffect, or the action's own default when stricter. */
 function defaultFor(request: PermissionRequest, policy: PermissionPolicy): Verdict {
+  if (request.knownSafe !== undefined) {
+    return {
+      effect: policy.defaultEffect,
+      origin: `the built-in read-only set (${request.knownSafe})`,
+      subject: "",
+    };
+  }
   const own = request.action !== undefined ? policy.actionDefaults?.[request.action] : undefined;
   if (own !== undefined && SEVERITY[own] > SEVERITY[policy.defaultEffect]) {
     return { effect: own, origin: `default for action ${request.action} (no rule allows it)`, subject: "" };

@@ -37,7 +37,10 @@ export function resolvePath(
     throw new PathError("the path is empty: give a file or folder path");
   if (input.includes("\0")) throw new PathError("the path contains a NUL byte: give a plain file path");
   const absolute = existingForm(path.resolve(cwd, input));
-  const real = realpathOfLongestPrefix(absolute);
+  // `link/../x` is x beside the link's target to the kernel, not x here: follow before folding
+  const real = /(^|[\\/])\.\.([\\/]|$)/.test(input)
+    ? physicalPath(path.isAbsolute(input) ? input : `${cwd}${path.sep}${input}`)
+    : realpathOfLongestPrefix(absolute);
   const root = workspaceReal ?? realpathOfLongestPrefix(path.resolve(workspace));
   return { absolute, real, inside: isInside(real, root) };
 }
@@ -58,6 +61,18 @@ export function isInside(candidate: string, root: string): boolean {
   const b = foldCase(root, root);
   const rel = path.relative(b, a);
   return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
+}
+
+/** The path as the kernel walks it: each `..` taken from the real folder before it. */
+function physicalPath(joined: string): string {
+  const parts = joined.split(path.sep);
+  let current = path.parse(joined).root;
+  for (const part of parts) {
+    if (part === "" || part === ".") continue;
+    if (part === "..") current = path.dirname(realpathOfLongestPrefix(current));
+    else current = current.endsWith(path.sep) ? current + part : current + path.sep + part;
+  }
+  return realpathOfLongestPrefix(current);
 }
 
 /** realpath of the deepest existing ancestor, with the missing tail appended unchanged. */

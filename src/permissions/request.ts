@@ -74,6 +74,7 @@ function requestOfNeed(
     args,
   };
   if (need.floor) request.floor = { ...need.floor };
+  if (need.knownSafe !== undefined) request.knownSafe = need.knownSafe;
   return request;
 }
 

@@ -43,11 +43,27 @@ describe("toolplane call bash / edit / write", () => {
 
   it("a command no rule allows asks by default; --yes runs it and the exit code is reported", () => {
     const { repo, env } = tempProject();
-    const args = ["call", "bash", "--cwd", repo, "--args", '{"command":"ls /nonexistent-dir"}'];
-    expect(runCli(args, { env }).code).toBe(1);
+    const args = ["call", "bash", "--cwd", repo, "--args", '{"command":"uname --no-such-option"}'];
+    const asked = runCli(args, { env });
+    expect(asked.code).toBe(1);
+    expect(asked.stdout).toContain("an option the classifier does not know");
     const ran = runCli([...args, "--yes"], { env });
     expect(ran.code).toBe(0);
+    expect(ran.stdout).toMatch(/unrecognized option[\s\S]*\[exit code 1\]/);
+  });
+
+  it("the default read-only set runs with no rule: `ls missing-dir` runs and reports its exit code", () => {
+    const { repo, env } = tempProject();
+    const ran = runCli(["call", "bash", "--cwd", repo, "--args", '{"command":"ls missing-dir"}'], { env });
+    expect(ran.code).toBe(0);
     expect(ran.stdout).toMatch(/No such file or directory[\s\S]*\[exit code 2\]/);
+    // outside the workspace it is a read the boundary denies, as the read tool's would be
+    const outside = runCli(
+      ["call", "bash", "--cwd", repo, "--yes", "--args", '{"command":"cat /etc/hostname"}'],
+      { env },
+    );
+    expect(outside.code).toBe(1);
+    expect(outside.stdout).toContain("workspace boundary");
   });
 
   it("edit refuses a file this session has not read (each `toolplane call` is a session of its own)", () => {

@@ -120,3 +120,19 @@ describe("permission-bypass corpus: every attempt is denied before the tool runs
     ).toBe(false);
   });
 });
+
+describe("`..` after a symlink is taken from the link's target, as the kernel does", () => {
+  it("scratch/link/../victim.txt is victim.txt beside the link's target, outside the workspace", async () => {
+    const { resolvePath } = await import("../../src/permissions/paths.js");
+    const root = tempDir("tp-dotdot-");
+    const ws = path.join(root, "ws");
+    mkdirSync(path.join(ws, "scratch"), { recursive: true });
+    mkdirSync(path.join(root, "outside", "deep"), { recursive: true });
+    symlinkSync(path.join(root, "outside", "deep"), path.join(ws, "scratch", "link"));
+    const r = resolvePath("scratch/link/../victim.txt", ws, ws);
+    expect(r.real).toBe(path.join(root, "outside", "victim.txt"));
+    expect(r.inside).toBe(false);
+    // without a symlink on the way, `..` folds as written
+    expect(resolvePath("scratch/../a.txt", ws, ws).real).toBe(path.join(ws, "a.txt"));
+  });
+});

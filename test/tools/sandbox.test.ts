@@ -24,6 +24,8 @@ function sandboxed(config: Record<string, unknown> = {}) {
     rules: ALL,
     policy: { actionDefaults: CODING_ACTION_DEFAULTS },
     config: { "tools.sandbox": "workspace-write", ...config },
+    // constructs outside the classifier's subset ask: approved, so the sandbox is what is tested
+    ask: () => true,
   });
 }
 const run = (h: ReturnType<typeof sandboxed>, command: string) =>
@@ -104,7 +106,11 @@ describe("without bubblewrap", () => {
     const before = process.env.TOOLPLANE_BWRAP;
     process.env.TOOLPLANE_BWRAP = "/nonexistent/bwrap";
     try {
-      const h = sandboxed();
+      const h = testHost([bashTool()], {
+        rules: ALL,
+        policy: { actionDefaults: CODING_ACTION_DEFAULTS },
+        config: { "tools.sandbox": "workspace-write" },
+      });
       const r = await run(h, "echo hi");
       expect(r.error?.code).toBe("permission_denied");
       expect(r.error?.message).toMatch(/without a sandbox.*apt-get install bubblewrap/);

@@ -1,17 +1,42 @@
-import { readdirSync } from "node:fs";
+import { accessSync, constants, readdirSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import picomatch from "picomatch";
 import type { PermissionContext, PermissionNeed } from "../../declare/types.js";
+import { pathGlob } from "../../permissions/glob.js";
+import { isInside, realpathOfLongestPrefix } from "../../permissions/paths.js";
 import { type SandboxMode, sandboxSupport } from "../sandbox/bwrap.js";
-import { classifyShell, type ShellAnalysis } from "./classify.js";
+import type { PathUse, ShellAnalysis } from "./analysis.js";
 import { shellCwd } from "./cwd.js";
 import { bashParser, parseWith } from "./parser.js";
+import { classifyShell } from "./subset.js";
 
-/** Parses and classifies a command line (the parser loads on first use). */
-export async function analyseCommand(command: string, home = os.homedir()): Promise<ShellAnalysis> {
+/**
+ * Parses and classifies a command line (the parser loads on first use). With `cwd`, a `cd` into a
+ * folder that exists now is known to succeed; `exported` are the names the shell's environment has.
+ */
+export async function analyseCommand(
+  command: string,
+  home = os.homedir(),
+  where: { cwd?: string; exported?: ReadonlySet<string> } = {},
+): Promise<ShellAnalysis> {
   const parser = await bashParser();
-  return classifyShell(parseWith(parser, command), { home, parse: (s) => parseWith(parser, s) });
+  return classifyShell(parseWith(parser, command), {
+    home,
+    parse: (s) => parseWith(parser, s),
+    ...(where.cwd !== undefined ? { cwd: where.cwd, isDir: searchableDir } : {}),
+    exported: where.exported ?? new Set(Object.keys(process.env)),
+  });
+}
+
+function searchableDir(absolute: string): boolean {
+  try {
+    if (!statSync(absolute).isDirectory()) return false;
+    accessSync(absolute, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The sandbox a command would run under here: the configured mode, and whether bwrap can give it. */
@@ -30,44 +55,54 @@ export function sandboxFor(config: Readonly<Record<string, unknown>>): {
     : { mode, network, active: false, reason: support.reason ?? "bubblewrap is not available" };
 }
 
-/** A glob that names more files than this asks instead of listing each as a write. */
+/** A glob that names more files than this asks instead of listing each path. */
 const GLOB_MAX_MATCHES = 1000;
 
 /**
- * What a bash call needs: `command` for each simple command (its own pattern), `write` for every
- * target with its path, and an ask for what the classifier cannot see through, for a line that
- * does not parse, and for running without the sandbox that tools.sandbox asks for.
+ * What a bash call needs: `command` for each simple command (its own pattern; one in the default
+ * read-only set runs with no rule), `read` for every path a modelled command reads (the read
+ * tool's checks), `write` for every target, and an ask for each construct outside the modelled
+ * subset and for running without the sandbox that tools.sandbox asks for.
  */
 export async function bashNeeds(command: string, ctx: PermissionContext): Promise<PermissionNeed[]> {
   const cwd = shellCwd(ctx);
-  const analysis = await analyseCommand(command);
+  const analysis = await analyseCommand(command, os.homedir(), { cwd });
   const sandbox = sandboxFor(ctx.config);
-  const needs: PermissionNeed[] = analysis.commands.map((c) => ({ action: "command", patterns: c.patterns }));
-  const paths: Array<{ path: string; subtree?: boolean }> = [];
-  for (const w of analysis.writes) {
-    // the sandbox's /tmp is private: nothing written there outlives the command
-    if (sandbox.active && (w.path === "/tmp" || w.path.startsWith("/tmp/"))) continue;
-    if (!w.glob) {
-      paths.push(w.subtree ? { path: w.path, subtree: true } : { path: w.path });
-      continue;
-    }
-    const matches = expandWords(w.path, cwd);
-    if (matches === undefined) {
-      needs.push({
-        action: "write",
-        patterns: [w.path],
-        floor: {
-          effect: "ask",
-          reason: `${w.via} writes to ${w.path}, which names over ${GLOB_MAX_MATCHES} files`,
-        },
-      });
-      continue;
-    }
-    for (const m of matches) paths.push(w.subtree ? { path: m, subtree: true } : { path: m });
+  // the constructs outside the subset first: the first ask is the one a person is shown
+  const needs: PermissionNeed[] = analysis.asks.map((a) => ({
+    action: "command",
+    patterns: [a.text],
+    floor: { effect: "ask", reason: a.reason },
+  }));
+  for (const c of analysis.commands) {
+    const readOnly = c.readOnly !== undefined && runsFromSystem(c.patterns[0]!, cwd, ctx.workspace);
+    needs.push({ action: "command", patterns: c.patterns, ...(readOnly ? { knownSafe: c.readOnly } : {}) });
   }
-  if (paths.length > 0) needs.push({ action: "write", paths, cwd });
-  for (const a of analysis.asks) {
-    needs.push({ action: "command", patterns: [a.text], floor: { effect: "ask", reason: a.reason } });
+  const skipTmp = (p: PathUse) => sandbox.active && (p.path === "/tmp" || p.path.startsWith("/tmp/"));
+  // the sandbox's /tmp is private: nothing written there outlives the command
+  pathNeeds(
+    "write",
+    analysis.writes.filter((w) => !skipTmp(w)),
+    cwd,
+    needs,
+  );
+  pathNeeds(
+    "read",
+    analysis.reads.filter((r) => !skipTmp(r)),
+    cwd,
+    needs,
+  );
+  const askFiles = (ctx.config["permissions.askFiles"] as string[] | undefined) ?? [];
+  for (const r of analysis.reads) {
+    if (!r.subtree || r.glob || !r.contents) continue;
+    const found = sensitiveBelow(path.resolve(cwd, r.path), askFiles);
+    if (found !== undefined) {
+      needs.push({
+        action: "read",
+        patterns: [r.path],
+        floor: { effect: "ask", reason: `${r.via} reads the whole folder ${r.path}, which holds ${found}` },
+      });
+    }
   }
   if (sandbox.mode !== "off" && !sandbox.active) {
     needs.push({
@@ -77,6 +112,89 @@ export async function bashNeeds(command: string, ctx: PermissionContext): Promis
     });
   }
   return needs;
+}
+
+/** Entries a recursive read is checked through for askFiles; past it the read asks (it cannot be checked). */
+const SCAN_MAX_ENTRIES = 50_000;
+
+/**
+ * The first file below `dir` whose name is in permissions.askFiles (`.env`): the read tool asks
+ * for it, so a command that reads the whole folder asks too. .git and node_modules are not
+ * entered (docs/tools.md says so).
+ */
+function sensitiveBelow(dir: string, askFiles: readonly string[]): string | undefined {
+  if (askFiles.length === 0) return undefined;
+  const matchers = askFiles.map((g) => pathGlob(g, true));
+  const queue = [dir];
+  let seen = 0;
+  while (queue.length > 0) {
+    const at = queue.shift()!;
+    let entries: import("node:fs").Dirent[];
+    try {
+      entries = readdirSync(at, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const e of entries) {
+      if (++seen > SCAN_MAX_ENTRIES)
+        return `more than ${SCAN_MAX_ENTRIES} entries to check for permissions.askFiles`;
+      const name = e.name.normalize("NFC");
+      if (matchers.some((m) => m(name))) return path.relative(dir, path.join(at, e.name)) || e.name;
+      if (e.isDirectory() && e.name !== ".git" && e.name !== "node_modules")
+        queue.push(path.join(at, e.name));
+    }
+  }
+  return undefined;
+}
+
+/** The paths of one action as one need; globs expanded now (one that names a `-file` asks: bash would pass it as an option). */
+function pathNeeds(action: "read" | "write", uses: PathUse[], cwd: string, needs: PermissionNeed[]): void {
+  const paths: Array<{ path: string; subtree?: boolean }> = [];
+  for (const u of uses) {
+    if (!u.glob) {
+      paths.push(u.subtree ? { path: u.path, subtree: true } : { path: u.path });
+      continue;
+    }
+    const matches = expandWords(u.path, cwd);
+    const dash = matches?.find((m) => path.posix.basename(m).startsWith("-"));
+    if (matches === undefined || dash !== undefined) {
+      needs.push({
+        action,
+        patterns: [u.path],
+        floor: {
+          effect: "ask",
+          reason:
+            dash !== undefined
+              ? `${u.via}: the glob ${u.path} names ${dash}, which the command would take for an option`
+              : `${u.via} ${action === "read" ? "reads" : "writes to"} ${u.path}, which names over ${GLOB_MAX_MATCHES} files`,
+        },
+      });
+      continue;
+    }
+    for (const m of matches) paths.push(u.subtree ? { path: m, subtree: true } : { path: m });
+  }
+  if (paths.length > 0) needs.push({ action, paths, cwd });
+}
+
+/**
+ * A read-only command runs with no rule only when its name finds a program outside the workspace
+ * (a `cat` script in a folder on PATH that the repository controls is not cat).
+ */
+function runsFromSystem(pattern: string, cwd: string, workspace: string): boolean {
+  const name = pattern.split(" ")[0]!;
+  if (name.includes("/")) return !isInside(realpathOfLongestPrefix(path.resolve(cwd, name)), workspace);
+  if (["echo", "printf", "true", "false", ":", "pwd", "test", "["].includes(name)) return true;
+  for (const dir of (process.env.PATH ?? "").split(":")) {
+    const candidate = path.resolve(cwd, dir === "" ? "." : dir, name);
+    try {
+      accessSync(candidate, constants.X_OK);
+      if (!statSync(candidate).isFile()) continue;
+    } catch {
+      continue;
+    }
+    return !isInside(realpathOfLongestPrefix(candidate), realpathOfLongestPrefix(workspace));
+  }
+  return true; // not found: it runs nothing
 }
 
 /** Brace expansion (textual, as bash does it first), then each word's file-name expansion. */

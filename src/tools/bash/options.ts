@@ -80,3 +80,87 @@ export function has(parsed: ParsedOptions, ...keys: string[]): boolean {
 export function valuesOf(parsed: ParsedOptions, ...keys: string[]): string[] {
   return keys.flatMap((k) => parsed.options.get(k) ?? []);
 }
+
+/** A command's complete option table: an option not in it is unknown, and unknown options ask. */
+export interface StrictSpec {
+  /** Short letters that take no value. */
+  flags?: string;
+  /** Short letters that take a value (`-n 5`, `-n5`). */
+  valued?: string;
+  /** Long options without a value (without the dashes). */
+  long?: readonly string[];
+  /** Long options with a value (`--lines 5`, `--lines=5`). */
+  longValued?: readonly string[];
+  /** Long options whose value is optional and only attached (`--color`, `--color=never`). */
+  longOptional?: readonly string[];
+  /** `-5` means a count (head, tail, grep context). */
+  numeric?: boolean;
+  /** Options end at the first operand. */
+  posix?: boolean;
+}
+
+export interface StrictOptions extends ParsedOptions {
+  /** Options the table does not know, as written. */
+  unknown: string[];
+}
+
+/**
+ * getopt_long over a complete table. Abbreviated long options (which GNU getopt and git accept)
+ * are unknown on purpose: `--out` may be `--output`, so it asks.
+ */
+export function strictOptions(args: readonly Word[], spec: StrictSpec): StrictOptions {
+  const options = new Map<string, string[]>();
+  const operands: Word[] = [];
+  const unknown: string[] = [];
+  const put = (key: string, value: string) => {
+    const list = options.get(key);
+    if (list) list.push(value);
+    else options.set(key, [value]);
+  };
+  let onlyOperands = false;
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i]!;
+    const v = w.value;
+    if (onlyOperands || v === undefined || v === "-" || !v.startsWith("-")) {
+      operands.push(w);
+      if (spec.posix) onlyOperands = true;
+      continue;
+    }
+    if (v === "--") {
+      onlyOperands = true;
+      continue;
+    }
+    if (v.startsWith("--")) {
+      const eq = v.indexOf("=");
+      const name = eq < 0 ? v.slice(2) : v.slice(2, eq);
+      if (spec.longValued?.includes(name)) {
+        if (eq >= 0) put(`--${name}`, v.slice(eq + 1));
+        else if (i + 1 < args.length) put(`--${name}`, args[++i]!.value ?? "\0");
+        else unknown.push(v);
+      } else if (spec.longOptional?.includes(name)) put(`--${name}`, eq >= 0 ? v.slice(eq + 1) : "");
+      else if (spec.long?.includes(name) && eq < 0) put(`--${name}`, "");
+      else unknown.push(v);
+      continue;
+    }
+    if (spec.numeric && /^-\d+$/.test(v)) {
+      put("-#", v.slice(1));
+      continue;
+    }
+    for (let j = 1; j < v.length; j++) {
+      const letter = v[j]!;
+      if (spec.valued?.includes(letter)) {
+        const rest = v.slice(j + 1);
+        if (rest !== "") put(`-${letter}`, rest);
+        else if (i + 1 < args.length) put(`-${letter}`, args[++i]!.value ?? "\0");
+        else unknown.push(v);
+        break;
+      }
+      if (spec.flags?.includes(letter)) put(`-${letter}`, "");
+      else {
+        unknown.push(`-${letter}`);
+        break;
+      }
+    }
+  }
+  return { options, operands, unknown };
+}

@@ -4,84 +4,196 @@ import type { ShellNode } from "./parser.js";
 export interface Word {
   /** The source text, as written. */
   raw: string;
-  /** The value after quote removal, when no part of it is known only at run time. */
+  /** The value after expansion and quote removal, when every part of it is known before it runs. */
   value: string | undefined;
   /** Unquoted glob characters (or brace expansion): the shell turns it into file names. */
   glob: boolean;
+  /** Why the value is unknown (`$(...)`, `$X`): a construct inside the subset whose value only the run knows. */
+  unknown?: string;
+  /** The word is a process substitution: bash passes a pipe (/dev/fd/63), never a file. */
+  pipe?: boolean;
   /** The node, for the substitutions inside it. */
   node: ShellNode;
 }
 
-const DYNAMIC = new Set(["simple_expansion", "expansion", "command_substitution", "arithmetic_expansion"]);
-
-/** Evaluates a word node statically: quotes removed, escapes resolved, expansions left unknown. */
-export function wordOf(node: ShellNode, source: string): Word {
-  const raw = source.slice(node.start, node.end);
-  const parts = { value: "" as string | undefined, glob: false };
-  evaluate(node, source, parts);
-  return { raw, value: parts.value, glob: parts.glob, node };
+/** What a word needs from where it stands: the values of variables, and where to report constructs outside the subset. */
+export interface WordEnv {
+  /** A variable's value; undefined when only the run knows it. */
+  lookup(name: string): string | undefined;
+  /** A construct outside the modelled subset: the whole call asks, naming it. */
+  outside(construct: string, text: string): void;
 }
 
-function evaluate(node: ShellNode, source: string, out: { value: string | undefined; glob: boolean }): void {
+/** Unquoted, these characters make bash split a value into words or expand it as a glob. */
+const SPLITS_OR_GLOBS = /[\s*?[\]{}~]/;
+
+/**
+ * Evaluates a word node exactly as bash would before running the command, for the subset the
+ * classifier models: literal text, single and double quotes, escapes, ANSI-C strings, `~` and
+ * `~/...`, `$NAME` and `${NAME}` of variables whose value is known. Everything else either makes
+ * the value unknown (a command substitution, a variable only the run knows) or is outside the
+ * subset and reported (arithmetic, parameter operators, translated strings, backquotes).
+ */
+export function wordOf(node: ShellNode, source: string, env: WordEnv, home: string): Word {
+  const raw = source.slice(node.start, node.end);
+  const out: Out = { value: "", glob: false };
+  evaluate(node, source, env, out, false, home, true);
+  const word: Word = { raw, value: out.value, glob: out.glob, node };
+  if (out.unknown !== undefined) word.unknown = out.unknown;
+  const only = node.children.length === 1 ? node.children[0]! : node;
+  if (node.type === "process_substitution" || only.type === "process_substitution") word.pipe = true;
+  return word;
+}
+
+interface Out {
+  value: string | undefined;
+  glob: boolean;
+  unknown?: string;
+}
+
+function evaluate(
+  node: ShellNode,
+  source: string,
+  env: WordEnv,
+  out: Out,
+  quoted: boolean,
+  home: string,
+  first: boolean,
+): void {
   const text = source.slice(node.start, node.end);
-  const add = (s: string | undefined) => {
-    out.value = out.value === undefined || s === undefined ? undefined : out.value + s;
+  const add = (s: string | undefined, why?: string) => {
+    if (s === undefined) {
+      out.value = undefined;
+      out.unknown ??= why ?? text;
+    } else if (out.value !== undefined) out.value += s;
   };
   switch (node.type) {
     case "word":
     case "number":
     case "command_name":
       if (node.children.length > 0 && node.type !== "word") {
-        for (const c of node.children) evaluate(c, source, out);
+        node.children.forEach((c, i) => {
+          evaluate(c, source, env, out, quoted, home, first && i === 0);
+        });
         return;
       }
       if (hasUnquotedGlob(text)) out.glob = true;
-      add(unescapeWord(text));
+      add(tilde(unescapeWord(text), first, home, env, text));
       return;
     case "raw_string":
       add(text.slice(1, -1));
       return;
-    case "ansi_c_string":
-      add(decodeAnsiC(text.slice(2, -1)));
-      return;
-    case "string":
-    case "translated_string": {
-      const inner = node.type === "translated_string" ? node.children.find((c) => c.type === "string") : node;
-      if (!inner) {
-        add(undefined);
-        return;
-      }
-      for (const c of inner.children) {
-        if (!c.named) continue; // the quote marks
-        if (c.type === "string_content") add(unescapeDouble(source.slice(c.start, c.end)));
-        else add(undefined);
-      }
+    case "ansi_c_string": {
+      const decoded = decodeAnsiC(text.slice(2, -1));
+      if (decoded === undefined) {
+        env.outside(
+          "ANSI-C string with an escape bash decodes differently ($'\\c', a NUL or a non-ASCII byte)",
+          text,
+        );
+        add(undefined, text);
+      } else add(decoded);
       return;
     }
-    case "concatenation":
-      for (const c of node.children) evaluate(c, source, out);
+    case "string":
+      for (const c of node.children) {
+        if (!c.named) continue; // the quote marks
+        if (c.type === "string_content") add(unescapeDouble(source.slice(c.start, c.end)));
+        else evaluate(c, source, env, out, true, home, false);
+      }
+      return;
+    case "translated_string":
+      env.outside('locale-translated string $"..."', text);
+      add(undefined, text);
+      return;
+    case "concatenation": {
+      node.children.forEach((c, i) => {
+        evaluate(c, source, env, out, quoted, home, first && i === 0);
+      });
+      // `{a,b}` reaches us as three words: the braces expand only when seen together
+      const unquoted = node.children
+        .map((c) => (c.type === "word" ? source.slice(c.start, c.end) : "\0"))
+        .join("");
+      if (!quoted && hasUnquotedGlob(unquoted)) out.glob = true;
+      return;
+    }
+    case "simple_expansion":
+    case "expansion": {
+      const name = plainExpansion(node, source);
+      if (name === undefined) {
+        env.outside(expansionConstruct(node, source), text);
+        add(undefined, text);
+        return;
+      }
+      const value = env.lookup(name);
+      if (value === undefined) {
+        add(undefined, `$${name}`);
+        return;
+      }
+      if (!quoted && (value === "" || SPLITS_OR_GLOBS.test(value))) {
+        env.outside(`unquoted $${name}, whose value bash splits into words or expands as a glob`, text);
+        add(undefined, text);
+        return;
+      }
+      add(value);
+      return;
+    }
+    case "command_substitution":
+      // backquotes are refused before the parse (lexical.ts)
+      add(undefined, "$(...)");
       return;
     case "process_substitution":
-      // the shell passes a /dev/fd/N path: a file, but never one in the workspace
       add("/dev/fd/63");
       return;
+    case "arithmetic_expansion":
+      env.outside("arithmetic expansion $((...))", text);
+      add(undefined, text);
+      return;
     case "brace_expression":
-    case "extglob_pattern":
       out.glob = true;
       add(text);
       return;
     default:
-      if (DYNAMIC.has(node.type)) {
-        add(undefined);
-        return;
-      }
-      // an unexpected node inside a word: its value cannot be known
-      add(undefined);
+      env.outside(`${node.type.replace(/_/g, " ")} inside a word`, text);
+      add(undefined, text);
   }
 }
 
+/** `$NAME`, `${NAME}`: the name, when the expansion is plain (no operator, no subscript, no indirection). */
+function plainExpansion(node: ShellNode, source: string): string | undefined {
+  const named = node.children.filter((c) => c.named);
+  const tokens = node.children.filter((c) => !c.named).map((c) => c.type);
+  if (named.length !== 1 || named[0]!.type !== "variable_name") return undefined;
+  const expected = node.type === "simple_expansion" ? ["$"] : ["${", "}"];
+  if (tokens.join(" ") !== expected.join(" ")) return undefined;
+  const name = source.slice(named[0]!.start, named[0]!.end);
+  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) ? name : undefined;
+}
+
+/** The name a person knows a parameter expansion by. */
+function expansionConstruct(node: ShellNode, source: string): string {
+  const text = source.slice(node.start, node.end);
+  if (/@[PQEAaKkUuL]\}$/.test(text)) return `parameter transformation @${text.at(-2)}`;
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: the construct's own spelling
+  if (text.startsWith("${!")) return "indirect expansion ${!...}";
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: the construct's own spelling
+  if (text.startsWith("${#")) return "length expansion ${#...}";
+  if (text.includes("[")) return "array subscript in an expansion";
+  if (node.type === "simple_expansion") return `special parameter ${text}`;
+  const named = node.children.filter((c) => c.named);
+  if (named.length === 0) return `special parameter ${text}`;
+  return `parameter expansion with an operator (${text.length > 40 ? `${text.slice(0, 40)}…` : text})`;
+}
+
+/** `~` and `~/...` at a word's start are $HOME; `~user` is outside the subset. */
+function tilde(value: string, first: boolean, home: string, env: WordEnv, text: string): string | undefined {
+  if (!first || !text.startsWith("~")) return value;
+  if (value === "~" || value.startsWith("~/")) return home + value.slice(1);
+  env.outside("~user expansion", text);
+  return undefined;
+}
+
 /** `*`, `?`, `[...]` or `{a,b}` outside quotes and escapes. */
-function hasUnquotedGlob(text: string): boolean {
+export function hasUnquotedGlob(text: string): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
     if (c === "\\") {
@@ -96,39 +208,56 @@ function hasUnquotedGlob(text: string): boolean {
 }
 
 function unescapeWord(text: string): string {
-  return text.replace(/\\\n/g, "").replace(/\\(.)/gs, "$1");
+  return text.replace(/\\(.)/gs, "$1");
 }
 
 function unescapeDouble(text: string): string {
-  return text.replace(/\\\n/g, "").replace(/\\([$`"\\])/g, "$1");
+  return text.replace(/\\([$`"\\])/g, "$1");
 }
 
-function decodeAnsiC(body: string): string {
-  const simple: Record<string, string> = {
-    n: "\n",
-    t: "\t",
-    r: "\r",
-    a: "\x07",
-    b: "\b",
-    e: "\x1b",
-    E: "\x1b",
-    f: "\f",
-    v: "\v",
-    "\\": "\\",
-    "'": "'",
-    '"': '"',
-    "?": "?",
-  };
-  return body.replace(/\\(x[0-9a-fA-F]{1,2}|[0-7]{1,3}|.)/gs, (_, esc: string) => {
-    if (esc[0] === "x" && esc.length > 1) return String.fromCharCode(Number.parseInt(esc.slice(1), 16));
-    if (/^[0-7]+$/.test(esc)) return String.fromCharCode(Number.parseInt(esc, 8));
-    return simple[esc] ?? `\\${esc}`;
-  });
-}
+const SIMPLE_ESCAPES: Record<string, string> = {
+  n: "\n",
+  t: "\t",
+  r: "\r",
+  a: "\x07",
+  b: "\b",
+  e: "\x1b",
+  E: "\x1b",
+  f: "\f",
+  v: "\v",
+  "\\": "\\",
+  "'": "'",
+  '"': '"',
+  "?": "?",
+};
 
-/** True for nodes that hold a word (an argument, a name, a redirect destination). */
-export function isWordNode(node: ShellNode): boolean {
-  return (
-    node.named && node.type !== "comment" && node.type !== "file_redirect" && node.type !== "heredoc_redirect"
+/**
+ * Decodes `$'...'` as bash does; undefined where the result would not be plain text bash and we
+ * agree on: `\c` (control characters), a NUL (bash cuts the string there), or a byte escape
+ * above 0x7f (bash makes a byte, not a character).
+ */
+export function decodeAnsiC(body: string): string | undefined {
+  let bad = false;
+  const decoded = body.replace(
+    /\\(x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{1,4}|U[0-9a-fA-F]{1,8}|[0-7]{1,3}|c.?|.)/gs,
+    (_, esc: string) => {
+      let code: number | undefined;
+      if (esc[0] === "x" && esc.length > 1) code = Number.parseInt(esc.slice(1), 16);
+      else if ((esc[0] === "u" || esc[0] === "U") && esc.length > 1) {
+        const cp = Number.parseInt(esc.slice(1), 16);
+        if (cp === 0 || cp > 0x10ffff) bad = true;
+        return bad ? "" : String.fromCodePoint(cp);
+      } else if (/^[0-7]+$/.test(esc)) code = Number.parseInt(esc, 8);
+      else if (esc[0] === "c") {
+        bad = true;
+        return "";
+      }
+      if (code !== undefined) {
+        if (code === 0 || code > 0x7f) bad = true;
+        return String.fromCharCode(code);
+      }
+      return SIMPLE_ESCAPES[esc] ?? `\\${esc}`;
+    },
   );
+  return bad ? undefined : decoded;
 }

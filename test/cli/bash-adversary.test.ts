@@ -1,0 +1,90 @@
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { runCli } from "../helpers/cli.js";
+import { tempProject } from "../helpers/tmp.js";
+
+// The issue's narrow policy, through the path a user takes: `toolplane call bash` without --yes.
+const NARROW = `permissions.rules=${JSON.stringify([
+  { effect: "allow", action: "command", pattern: "cat *" },
+  { effect: "allow", action: "command", pattern: "ls*" },
+  { effect: "allow", action: "command", pattern: "git status*" },
+  { effect: "allow", action: "command", pattern: "echo *" },
+  { effect: "deny", action: "command", pattern: "rm *" },
+])}`;
+
+const ATTEMPTS = [
+  "false && rm(){ :; }; rm -f victim.txt",
+  "command rm -f victim.txt",
+  "jobs -x rm victim.txt",
+  'let "x=$(touch pwned)"',
+  "x='$(touch pwned)'; echo ${x@P}",
+  "PS4='$(touch pwned)'; set -x; echo",
+  "cat victim.txt 3<victim.txt >/dev/fd/3",
+  "echo `echo pwned > pwned`",
+  "$'\\u0072m' -f victim.txt",
+  "declare -n p=PATH; p=.; ls",
+  "PAGER='touch pwned' git status",
+  "ln -s victim.txt l; echo x > l",
+  "sed 's/a/b/w pwned' victim.txt",
+  "echo x > /dev/tcp/127.0.0.1/9",
+  "cat /etc/hostname",
+];
+
+describe("toolplane call bash under a narrow policy: the attack classes change nothing", () => {
+  it.each(ATTEMPTS)("%s", (command) => {
+    const { repo, env } = tempProject({ "victim.txt": "keep\n" });
+    const before = readdirSync(repo).sort();
+    const r = runCli(
+      ["call", "bash", "--cwd", repo, "--json", "--args", JSON.stringify({ command }), "--set", NARROW],
+      {
+        env,
+      },
+    );
+    expect(r.code).toBe(1);
+    const out = JSON.parse(r.stdout) as { isError: boolean; error?: { code: string; message: string } };
+    expect(out.error?.code).toBe("permission_denied");
+    expect(readdirSync(repo).sort()).toEqual(before);
+    expect(readFileSync(path.join(repo, "victim.txt"), "utf8")).toBe("keep\n");
+  });
+
+  it("the ask names the construct it could not model", () => {
+    const { repo, env } = tempProject();
+    const r = runCli(
+      [
+        "call",
+        "bash",
+        "--cwd",
+        repo,
+        "--args",
+        JSON.stringify({ command: "f(){ ls; }; f" }),
+        "--set",
+        NARROW,
+      ],
+      { env },
+    );
+    expect(r.stdout).toContain("function definition");
+  });
+
+  it("the default read-only set runs with no rule; a rule `echo *` also allows a bare `echo`", () => {
+    const { repo, env } = tempProject();
+    writeFileSync(path.join(repo, "a.txt"), "one\ntwo\n");
+    const ls = runCli(
+      [
+        "call",
+        "bash",
+        "--cwd",
+        repo,
+        "--args",
+        JSON.stringify({ command: "sed -n 2p a.txt && wc -l a.txt" }),
+      ],
+      { env },
+    );
+    expect(ls.code).toBe(0);
+    expect(ls.stdout).toMatch(/two\n2 a\.txt/);
+    const bare = runCli(["call", "bash", "--cwd", repo, "--args", '{"command":"echo"}', "--set", NARROW], {
+      env,
+    });
+    expect(bare.code).toBe(0);
+  });
+});

@@ -1,0 +1,250 @@
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import picomatch from "picomatch";
+import { isModelled } from "../../src/tools/bash/commands/index.js";
+import { analyseCommand } from "../../src/tools/bash/needs.js";
+import { shellEnvironment } from "../../src/tools/bash/run.js";
+
+/**
+ * The differential check of the bash classifier against real bash: a command line the classifier
+ * does not ask about is run by bash under `strace -f` (inside bubblewrap, so a classifier bug
+ * cannot reach this machine's files), and every program bash itself starts and every file the
+ * shell or a modelled command opens for writing must be one the classifier predicted.
+ */
+export const STRACE = "/usr/bin/strace";
+export const BWRAP = "/usr/bin/bwrap";
+export function differentialMissing(): string | undefined {
+  if (!existsSync(STRACE)) return "needs strace: apt-get install strace";
+  if (!existsSync(BWRAP)) return "needs bubblewrap: apt-get install bubblewrap";
+  const probe = spawnSync(BWRAP, [
+    "--ro-bind",
+    "/",
+    "/",
+    "--dev",
+    "/dev",
+    "--proc",
+    "/proc",
+    STRACE,
+    "-f",
+    "-o",
+    "/dev/null",
+    "true",
+  ]);
+  if (probe.status !== 0)
+    return `strace cannot run inside bubblewrap here: ${String(probe.stderr).trim().slice(0, 200)}`;
+  return undefined;
+}
+
+/** The fixture every command runs in: a few files, a folder, a file whose name is an option. */
+export function makeFixture(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(path.join(dir, "src", "sub"), { recursive: true });
+  mkdirSync(path.join(dir, "dash"));
+  for (const f of [
+    "file.txt",
+    "other.txt",
+    "src/a.ts",
+    "src/b.ts",
+    "src/sub/c.ts",
+    "dash/a",
+    "dash/--pre=touch",
+  ])
+    writeFileSync(path.join(dir, f), "alpha\nbeta\n");
+}
+
+export interface Finding {
+  command: string;
+  problem: string;
+}
+
+const WRAPPERS = ["env", "timeout", "nice", "nohup", "xargs", "stdbuf", "setsid"];
+
+const WRITE_FLAGS = /O_WRONLY|O_RDWR|O_CREAT|O_TRUNC|O_APPEND/;
+
+/** Programs whose every exec and write the classifier models; any other program is foreign. */
+const CHECKED = (program: string) =>
+  program === "bash" ||
+  program === "sh" ||
+  ["env", "timeout", "nice", "nohup", "xargs", "stdbuf", "setsid", "git", "find"].includes(program) ||
+  (isModelled(program) &&
+    ![
+      "npm",
+      "pnpm",
+      "yarn",
+      "bun",
+      "pip",
+      "pip3",
+      "python",
+      "python3",
+      "uv",
+      "cargo",
+      "go",
+      "apt-get",
+      "apt",
+      "dnf",
+      "yum",
+      "apk",
+      "brew",
+      "pacman",
+      "gem",
+      "perl",
+      "sudo",
+      "doas",
+      "make",
+      "curl",
+      "wget",
+      "rsync",
+      "tar",
+      "unzip",
+      "zip",
+      "patch",
+    ].includes(program));
+
+/** Runs one line; returns what bash did that the classifier did not predict (empty when it asked). */
+export async function checkLine(command: string, dir: string): Promise<Finding[]> {
+  makeFixture(dir);
+  const home = "/nonexistent-home";
+  const analysis = await analyseCommand(command, home, {
+    cwd: dir,
+    exported: new Set(Object.keys(process.env)),
+  });
+  if (analysis.asks.length > 0) return [];
+  const log = path.join(path.dirname(dir), `${path.basename(dir)}.strace`);
+  const env = { ...shellEnvironment(process.env), HOME: home, PAGER: "cat", GIT_PAGER: "cat" };
+  spawnSync(
+    BWRAP,
+    [
+      "--ro-bind",
+      "/",
+      "/",
+      "--bind",
+      path.dirname(dir),
+      path.dirname(dir),
+      "--dev",
+      "/dev",
+      "--proc",
+      "/proc",
+      "--tmpfs",
+      "/tmp",
+      "--bind",
+      path.dirname(dir),
+      path.dirname(dir),
+      "--unshare-net",
+      "--die-with-parent",
+      "--chdir",
+      dir,
+      STRACE,
+      "-f",
+      "-qq",
+      "-y",
+      "-s",
+      "4096",
+      "-o",
+      log,
+      "-e",
+      "trace=execve,open,openat,creat,unlink,unlinkat,rename,renameat,renameat2,mkdir,mkdirat,rmdir,symlink,symlinkat,link,linkat,truncate,chdir,clone,clone3,fork,vfork",
+      "/bin/bash",
+      "-c",
+      command,
+    ],
+    { env, timeout: 10_000, stdio: ["ignore", "ignore", "ignore"] },
+  );
+  const trace = existsSync(log) ? readFileSync(log, "utf8") : "";
+  rmSync(log, { force: true });
+  return compare(command, analysis, trace, dir, home);
+}
+
+type Analysis = Awaited<ReturnType<typeof analyseCommand>>;
+
+function compare(command: string, analysis: Analysis, trace: string, dir: string, home: string): Finding[] {
+  const findings: Finding[] = [];
+  const predictedPrograms = new Set(
+    analysis.commands.map((c) => path.posix.basename(c.patterns[0]!.split(" ")[0]!)),
+  );
+  // wrappers pass their command through (the classifier checks the inner one): on the line, they are expected
+  for (const w of WRAPPERS) if (command.split(/[\s;&|()]+/).includes(w)) predictedPrograms.add(w);
+  const absolute = (p: string, cwd: string) => path.resolve(cwd, p.replace(/^~(?=\/|$)/, home));
+  const writes = analysis.writes.map((w) => ({ ...w, abs: absolute(w.path, dir) }));
+  const covered = (file: string) =>
+    file === "/dev/null" ||
+    file.startsWith("/dev/pts/") ||
+    file === "/dev/tty" ||
+    writes.some(
+      (w) =>
+        file === w.abs ||
+        (w.subtree && file.startsWith(`${w.abs}/`)) ||
+        (w.glob && picomatch(w.abs, { dot: false })(file)) ||
+        // sed -i writes a sibling temporary file, then renames it over the target
+        (predictedPrograms.has("sed") &&
+          path.dirname(file) === path.dirname(w.abs) &&
+          /\/sed[A-Za-z0-9]{6}$/.test(file)),
+    );
+  // a process is ours (checked) until it runs a program the classifier does not model: that
+  // program was allowed by a rule as a whole, and what it does inside is the sandbox's to hold
+  const state = new Map<string, { program: string; foreign: boolean }>();
+  const cwd = new Map<string, string>();
+  const pending = new Map<string, string>();
+  for (const raw of trace.split("\n")) {
+    // with -f a call can be cut in two: `7 execve("/bin/x", ... <unfinished ...>` then `7 <... execve resumed>) = 0`
+    const cut = /^(\d+)\s+(.*) <unfinished \.\.\.>$/.exec(raw);
+    if (cut) {
+      pending.set(cut[1]!, cut[2]!);
+      continue;
+    }
+    const resumed = /^(\d+)\s+<\.\.\. \w+ resumed>(.*)$/.exec(raw);
+    const line = resumed ? `${resumed[1]} ${pending.get(resumed[1]!) ?? ""}${resumed[2]}` : raw;
+    const m = /^(\d+)\s+(\w+)\((.*)\)\s+=\s+(-?\d+|\?)/.exec(line);
+    if (!m) continue;
+    const [, pid, call, argsText, result] = m as unknown as [string, string, string, string, string];
+    const ok = result !== "?" && !result.startsWith("-");
+    const here = cwd.get(pid) ?? dir;
+    const me = state.get(pid) ?? { program: "bash", foreign: false };
+    const str = [...argsText.replace(/^\d+<[^>]*>/, "").matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((x) =>
+      x[1]!.replace(/\\"/g, '"'),
+    );
+    if ((call === "clone" || call === "clone3" || call === "fork" || call === "vfork") && ok) {
+      cwd.set(result, here);
+      state.set(result, { ...me });
+      continue;
+    }
+    if (!ok) continue;
+    if (call === "chdir") {
+      cwd.set(pid, absolute(str[0] ?? ".", here));
+      continue;
+    }
+    if (call === "execve") {
+      const program = path.posix.basename(str[0] ?? "");
+      if (!me.foreign && program !== "bash" && !predictedPrograms.has(program))
+        findings.push({
+          command,
+          problem: `${me.program} ran ${program}, which the classifier did not predict`,
+        });
+      state.set(pid, { program, foreign: me.foreign || !CHECKED(program) });
+      continue;
+    }
+    if (me.foreign) continue;
+    let target: string | undefined;
+    if (call === "open" || call === "openat") {
+      const flags = argsText
+        .split(",")
+        .slice(call === "open" ? 1 : 2)
+        .join(",");
+      if (!WRITE_FLAGS.test(flags)) continue;
+      target = call === "openat" ? str[0] : str[0];
+    } else if (["creat", "unlink", "unlinkat", "mkdir", "mkdirat", "rmdir", "truncate"].includes(call))
+      target = str[0];
+    else if (["rename", "renameat", "renameat2", "link", "linkat", "symlink", "symlinkat"].includes(call))
+      target = str.at(-1);
+    if (target === undefined) continue;
+    // `unlinkat(3</w/build>, "a", 0)`: relative to that folder, not the cwd
+    const fd = /^(\d+)<([^>]*)>/.exec(argsText);
+    const file = absolute(target, fd ? fd[2]! : here);
+    if (!covered(file))
+      findings.push({
+        command,
+        problem: `${me.program} wrote ${file} (${call}), which the classifier did not predict`,
+      });
+  }
+  return findings;
+}

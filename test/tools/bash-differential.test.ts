@@ -1,0 +1,41 @@
+import path from "node:path";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { corpus } from "../helpers/bash-corpus.js";
+import { bashLine } from "../helpers/bash-grammar.js";
+import { checkLine, differentialMissing, type Finding } from "../helpers/strace-differential.js";
+import { tempDir } from "../helpers/tmp.js";
+
+const missing = differentialMissing();
+/** `npm run fuzz:bash` sets these for the long run (TOOLPLANE_FUZZ_SEED picks another sample). */
+const _RUNS = Number(process.env.TOOLPLANE_FUZZ_RUNS ?? 150);
+const _SEED = Number(process.env.TOOLPLANE_FUZZ_SEED ?? 22);
+const note = missing ? ` [skipped: ${missing}]` : "";
+
+describe(`the classifier against real bash under strace -f${note}`, () => {
+  it.skipIf(missing !== undefined)(
+    "predicts every program and every write of the corpus lines it does not ask about",
+    async () => {
+      const dir = path.join(tempDir("tp-diff-"), "w");
+      const findings: Finding[] = [];
+      for (const c of corpus) findings.push(...(await checkLine(c.command, dir)));
+      expect(findings).toEqual([]);
+    },
+    120_000,
+  );
+
+  it.skipIf(missing !== undefined)(
+    "predicts every program and every write of 150 generated lines (npm run fuzz:bash runs 100,000)",
+    async () => {
+      const dir = path.join(tempDir("tp-diff-"), "w");
+      await fc.assert(
+        fc.asyncProperty(bashLine(), async (line) => {
+          const findings = await checkLine(line, dir);
+          expect(findings).toEqual([]);
+        }),
+        { numRuns: 150, seed: 22 },
+      );
+    },
+    120_000,
+  );
+});
