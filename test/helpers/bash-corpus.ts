@@ -11,7 +11,13 @@ interface Case {
   peer?: "run" | "ask" | "deny";
 }
 
-const CONTROL: Record<string, string> = { "{CR}": "\r", "{VT}": "\v", "{FF}": "\f", "{NL}": "\n", "{NBSP}": "\u00a0" };
+const CONTROL: Record<string, string> = {
+  "{CR}": "\r",
+  "{VT}": "\v",
+  "{FF}": "\f",
+  "{NL}": "\n",
+  "{NBSP}": "\u00a0",
+};
 
 export const corpus: Case[] = readFileSync(path.join(ROOT, "test", "fixtures", "bash-verdicts.tsv"), "utf8")
   .split("\n")

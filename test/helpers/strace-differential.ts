@@ -101,15 +101,18 @@ const CHECKED = (program: string) =>
       "patch",
     ].includes(program));
 
-/** Runs one line; returns what bash did that the classifier did not predict (empty when it asked). */
-export async function checkLine(command: string, dir: string): Promise<Finding[]> {
+/** Runs one line; returns what bash did that the classifier did not predict (nothing runs when it asked). */
+export async function checkLine(
+  command: string,
+  dir: string,
+): Promise<{ ran: boolean; findings: Finding[] }> {
   makeFixture(dir);
   const home = "/nonexistent-home";
   const analysis = await analyseCommand(command, home, {
     cwd: dir,
     exported: new Set(Object.keys(process.env)),
   });
-  if (analysis.asks.length > 0) return [];
+  if (analysis.asks.length > 0) return { ran: false, findings: [] };
   const log = path.join(path.dirname(dir), `${path.basename(dir)}.strace`);
   const env = { ...shellEnvironment(process.env), HOME: home, PAGER: "cat", GIT_PAGER: "cat" };
   spawnSync(
@@ -152,7 +155,7 @@ export async function checkLine(command: string, dir: string): Promise<Finding[]
   );
   const trace = existsSync(log) ? readFileSync(log, "utf8") : "";
   rmSync(log, { force: true });
-  return compare(command, analysis, trace, dir, home);
+  return { ran: true, findings: compare(command, analysis, trace, dir, home) };
 }
 
 type Analysis = Awaited<ReturnType<typeof analyseCommand>>;
@@ -174,15 +177,12 @@ function compare(command: string, analysis: Analysis, trace: string, dir: string
       (w) =>
         file === w.abs ||
         (w.subtree && file.startsWith(`${w.abs}/`)) ||
-        (w.glob && picomatch(w.abs, { dot: false })(file)) ||
-        // sed -i writes a sibling temporary file, then renames it over the target
-        (predictedPrograms.has("sed") &&
-          path.dirname(file) === path.dirname(w.abs) &&
-          /\/sed[A-Za-z0-9]{6}$/.test(file)),
+        (w.glob && picomatch(w.abs, { dot: false })(file)),
     );
   // a process is ours (checked) until it runs a program the classifier does not model: that
   // program was allowed by a rule as a whole, and what it does inside is the sandbox's to hold
   const state = new Map<string, { program: string; foreign: boolean }>();
+  const temps = new Map<string, Finding>();
   const cwd = new Map<string, string>();
   const pending = new Map<string, string>();
   for (const raw of trace.split("\n")) {
@@ -224,27 +224,30 @@ function compare(command: string, analysis: Analysis, trace: string, dir: string
       continue;
     }
     if (me.foreign) continue;
-    let target: string | undefined;
+    // arguments split at commas: enough for these calls (a path holding ", " is not in the fixture)
+    const tokens = argsText.split(/,\s*/);
+    const at = (i: number) => /^\d+<([^>]*)>$/.exec(tokens[i - 1] ?? "")?.[1] ?? here;
+    const pathAt = (i: number) =>
+      absolute(JSON.parse(tokens[i]!.replace(/\\(?!")/g, "\\\\")) as string, at(i));
+    const quoted = tokens.map((t, i) => (/^".*"$/.test(t) ? i : -1)).filter((i) => i >= 0);
+    if (quoted.length === 0) continue;
+    let file: string;
     if (call === "open" || call === "openat") {
-      const flags = argsText
-        .split(",")
-        .slice(call === "open" ? 1 : 2)
-        .join(",");
-      if (!WRITE_FLAGS.test(flags)) continue;
-      target = call === "openat" ? str[0] : str[0];
-    } else if (["creat", "unlink", "unlinkat", "mkdir", "mkdirat", "rmdir", "truncate"].includes(call))
-      target = str[0];
-    else if (["rename", "renameat", "renameat2", "link", "linkat", "symlink", "symlinkat"].includes(call))
-      target = str.at(-1);
-    if (target === undefined) continue;
-    // `unlinkat(3</w/build>, "a", 0)`: relative to that folder, not the cwd
-    const fd = /^(\d+)<([^>]*)>/.exec(argsText);
-    const file = absolute(target, fd ? fd[2]! : here);
+      if (!WRITE_FLAGS.test(tokens.slice(quoted[0]! + 1).join(","))) continue;
+      file = pathAt(quoted[0]!);
+    } else if (["creat", "unlink", "unlinkat", "mkdir", "mkdirat", "rmdir", "truncate"].includes(call)) {
+      file = pathAt(quoted[0]!);
+    } else if (["rename", "renameat", "renameat2", "link", "linkat", "symlink", "symlinkat"].includes(call)) {
+      file = pathAt(quoted.at(-1)!);
+      // a temporary file renamed over a predicted target (sed -i, ln -f) is that target's write
+      if (call.startsWith("rename") && covered(file)) temps.delete(pathAt(quoted[0]!));
+    } else continue;
     if (!covered(file))
-      findings.push({
+      temps.set(file, {
         command,
         problem: `${me.program} wrote ${file} (${call}), which the classifier did not predict`,
       });
   }
+  findings.push(...temps.values());
   return findings;
 }
