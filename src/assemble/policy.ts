@@ -2,6 +2,7 @@ import type { Config } from "../config/index.js";
 import { MCP_ACTIONS, MCP_DEFAULT_RULES } from "../mcp/client/tool.js";
 import { MCP_NAME_PREFIX, qualifyToolNames, sanitise, serverKey } from "../mcp/names.js";
 import { type PermissionPolicy, policyFromConfig, type SourcedRule } from "../permissions/index.js";
+import { protectedPathsOf } from "../permissions/protected.js";
 
 /**
  * Running a command and writing a file ask unless a rule allows them (what Claude Code and Codex
@@ -20,6 +21,11 @@ export function sessionPolicy(config: Config): PermissionPolicy {
   const policy = {
     ...policyFromConfig(config.values, config.projectRoot),
     actionDefaults: CODING_ACTION_DEFAULTS,
+    protectedPaths: protectedPathsOf({
+      projectRoot: config.projectRoot,
+      home: config.home,
+      modules: (config.get("tools.modules") as Array<string | { path: string }> | undefined) ?? [],
+    }),
   };
   const rules = policy.rules.map(withMcpAliases);
   const replacesDefault = (r: SourcedRule) => config.trust.trusted || r.layer !== "project";

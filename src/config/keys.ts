@@ -308,6 +308,14 @@ export const CONFIG_KEYS = {
     default: false,
     doc: "let sandboxed bash commands reach the network",
   },
+  "tools.shellEnv": {
+    kind: "run-time",
+    schema: z.array(
+      z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*\*?$/, "a variable name, or a prefix ending in *"),
+    ),
+    default: [],
+    doc: "environment variables bash commands get besides PATH, HOME, USER, LOGNAME, SHELL, LANG, LANGUAGE, LC_*, TERM, COLORTERM, TZ, NO_COLOR, FORCE_COLOR and CI (names, or prefixes ending in *); toolplane's own TOOLPLANE_* never pass",
+  },
   "tools.examples": {
     kind: "assembly",
     schema: z.boolean(),

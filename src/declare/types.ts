@@ -54,6 +54,8 @@ export interface PathAccess {
   readonly roots: readonly string[];
   /** False when permissions.workspaceBoundary is off: no path is refused for being outside. */
   readonly boundary: boolean;
+  /** Paths whose contents run code outside a sandbox later (.git, .toolplane, ...): a sandbox keeps them read-only. */
+  readonly protected?: readonly string[];
   /**
    * The decision for showing each path (absolute) in this call's result: the same rules and
    * askFiles as a call that named the path itself. An ask this call was already approved under

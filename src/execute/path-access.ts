@@ -52,6 +52,7 @@ export function pathAccess(o: PathAccessOptions): PathAccess {
       return roots;
     },
     boundary: o.policy.workspaceBoundary,
+    protected: o.policy.protectedPaths ?? [],
     check: (paths, options = {}) => paths.map((p) => verdictOf(decide(p, options.real).decision)),
     approve: (p) => {
       let answer = answers.get(p);

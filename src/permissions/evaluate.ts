@@ -1,5 +1,6 @@
 import path from "node:path";
 import { nameGlob, pathGlob, textGlob } from "./glob.js";
+import { protectedReason } from "./protected.js";
 import type { Effect, PermissionRule, SourcedRule } from "./rules.js";
 
 /** A path a call names, already resolved (see request.ts); plain data so evaluation stays pure. */
@@ -52,6 +53,11 @@ export interface PermissionPolicy {
    * the session sets `command` and `write` to ask, so running and writing need a rule that allows.
    */
   actionDefaults?: Readonly<Record<string, Effect>>;
+  /**
+   * Paths a `write` may reach only through a rule that names them by path (see protected.ts): an
+   * allow without a path does not cover them, and without such a rule the write asks.
+   */
+  protectedPaths?: readonly string[];
 }
 
 export interface Decision {
@@ -88,11 +94,21 @@ export function evaluatePermission(request: PermissionRequest, policy: Permissio
   for (const p of request.paths) {
     const subject = `path ${JSON.stringify(p.input)}`;
     const builtIn = pathGuards(p, policy, subject);
-    const ruled = applies
+    let ruled = applies
       .filter(
         (r) => r.rule.pattern === undefined && (r.rule.path === undefined || pathMatches(r.rule, p, policy)),
       )
       .map((r) => verdictOf(r, subject));
+    const guarded =
+      request.action === "write" && policy.protectedPaths !== undefined && p.problem === undefined
+        ? protectedReason(p, policy.protectedPaths)
+        : undefined;
+    if (guarded !== undefined) {
+      // only an allow that names the path counts; without one, the write asks
+      ruled = ruled.filter((v) => v.effect !== "allow" || v.rule?.path !== undefined);
+      if (!ruled.some((v) => v.effect === "allow"))
+        builtIn.push({ effect: "ask", origin: `built-in: ${guarded}`, subject });
+    }
     verdicts.push(strictest([...builtIn, ...ruled], fallback, subject));
   }
   for (const pattern of request.patterns) {

@@ -3,9 +3,12 @@ import { z } from "zod";
 import { defineTool } from "../declare/index.js";
 import type { OutputStream, RenderedOutput, ToolContext } from "../declare/types.js";
 import { keepShellCwd, resetShellCwd, shellCwd } from "./bash/cwd.js";
-import { bashNeeds, sandboxFor } from "./bash/needs.js";
+import { shellEnvironment } from "./bash/environment.js";
+import { bashNeeds, sandboxFor, writesInto } from "./bash/needs.js";
+import { pidNamespacePrefix } from "./bash/reap.js";
 import { runShell } from "./bash/run.js";
 import { sandboxSupport } from "./sandbox/bwrap.js";
+import { protectedBinds, removeCreated } from "./sandbox/protect.js";
 
 export const bashParameters = z.object({
   command: z.string().min(1).describe("The command line to run with bash"),
@@ -22,6 +25,8 @@ export const bashOutput = z.object({
   /** Set when the command left the workspace: the next command starts back here. */
   cwdReset: z.boolean().optional(),
   sandbox: z.enum(["off", "read-only", "workspace-write"]),
+  /** Under workspace-write: what the sandbox kept read-only inside the workspace (relative paths). */
+  readOnly: z.array(z.string()).optional(),
   /** Bytes of output the command wrote (stdout and stderr). */
   outputBytes: z.number().int(),
   /** Only when no host stream was given (a direct call): the output, cut at 1 MiB. */
@@ -59,15 +64,35 @@ const DIRECT_OUTPUT_MAX = 1024 * 1024;
 export async function runBash(args: BashArgs, ctx: ToolContext): Promise<BashValue> {
   const cwd = shellCwd(ctx);
   const sandbox = sandboxFor(ctx.config);
+  const extraEnv = (ctx.config["tools.shellEnv"] as string[] | undefined) ?? [];
+  const env = shellEnvironment(process.env, extraEnv);
   let plan: Parameters<typeof runShell>[0]["sandbox"];
+  let created: string[] = [];
   if (sandbox.active) {
     const extra = (ctx.config["permissions.additionalDirectories"] as string[] | undefined) ?? [];
+    const roots = [ctx.workspace, ...extra.map((d) => path.resolve(ctx.workspace, d))];
+    const guarded = ctx.paths?.protected ?? [
+      path.join(ctx.workspace, ".git"),
+      path.join(ctx.workspace, ".toolplane"),
+    ];
+    // writes into .git reached the run only if a rule allowed them by path (or a person did): then
+    // .git is writable but for its hooks and config, which run code at the next git
+    const binds =
+      sandbox.mode === "workspace-write"
+        ? protectedBinds({
+            protectedPaths: guarded,
+            roots,
+            gitWritesAllowed: await writesInto(args.command, cwd, path.join(ctx.workspace, ".git")),
+          })
+        : { readOnly: [], created: [] };
+    created = binds.created;
     plan = {
       binary: sandboxSupport().binary!,
       plan: {
         mode: sandbox.mode as "read-only" | "workspace-write",
         network: sandbox.network,
-        roots: [ctx.workspace, ...extra.map((d) => path.resolve(ctx.workspace, d))],
+        roots,
+        readOnly: binds.readOnly,
         cwd,
       },
     };
@@ -84,19 +109,29 @@ export async function runBash(args: BashArgs, ctx: ToolContext): Promise<BashVal
       return Promise.resolve();
     },
   };
-  const exit = await runShell({
-    command: args.command,
-    cwd,
-    stream,
-    signal: ctx.signal,
-    ...(plan ? { sandbox: plan } : {}),
-  });
+  const namespace = plan ? undefined : pidNamespacePrefix();
+  let exit: Awaited<ReturnType<typeof runShell>>;
+  try {
+    exit = await runShell({
+      command: args.command,
+      cwd,
+      stream,
+      signal: ctx.signal,
+      env,
+      ...(plan ? { sandbox: plan } : {}),
+      ...(namespace ? { pidNamespace: namespace } : {}),
+    });
+  } finally {
+    removeCreated(created);
+  }
   const value: BashValue = {
     exitCode: exit.exitCode,
     cwd: cwd,
     sandbox: sandbox.active ? sandbox.mode : "off",
     outputBytes: bytes,
   };
+  if (plan?.plan.readOnly && plan.plan.readOnly.length > 0)
+    value.readOnly = plan.plan.readOnly.map((p) => relativeToWorkspace(p, ctx.workspace));
   if (exit.signal) value.signal = exit.signal;
   let ended = cwd;
   if (exit.cwd !== undefined) {
@@ -125,6 +160,11 @@ export function renderBash(value: BashValue): RenderedOutput {
   const status =
     value.exitCode !== null ? `exit code ${value.exitCode}` : `killed by ${value.signal ?? "a signal"}`;
   lines.push(`[${status}]`);
+  // a failed command under the sandbox may have met the protected paths: say why they are read-only
+  if (value.exitCode !== 0 && value.readOnly && value.readOnly.length > 0)
+    lines.push(
+      `[the sandbox keeps ${value.readOnly.join(", ")} read-only: what is written there runs outside it later; a permission rule that names the path can allow it]`,
+    );
   if (value.cwdReset) {
     lines.push(`[the command left the workspace: the next command starts in ${value.cwd} again]`);
   } else if (value.cwd !== ".") lines.push(`[cwd: ${value.cwd}]`);

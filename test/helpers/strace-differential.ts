@@ -3,8 +3,8 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import path from "node:path";
 import picomatch from "picomatch";
 import { isModelled } from "../../src/tools/bash/commands/index.js";
+import { shellEnvironment } from "../../src/tools/bash/environment.js";
 import { analyseCommand } from "../../src/tools/bash/needs.js";
-import { shellEnvironment } from "../../src/tools/bash/run.js";
 
 /**
  * The differential check of the bash classifier against real bash: a command line the classifier
@@ -113,6 +113,15 @@ export async function checkLine(
     exported: new Set(Object.keys(process.env)),
   });
   if (analysis.asks.length > 0) return { ran: false, findings: [] };
+  // mkdir -p makes the folders above its operand that are missing now: the classifier's needs list them
+  const made: string[] = [];
+  for (const w of analysis.writes.filter((x) => x.ancestors)) {
+    let at = path.dirname(path.resolve(dir, w.path));
+    while (!existsSync(at) && at !== path.dirname(at)) {
+      made.push(at);
+      at = path.dirname(at);
+    }
+  }
   const log = path.join(path.dirname(dir), `${path.basename(dir)}.strace`);
   const env = { ...shellEnvironment(process.env), HOME: home, PAGER: "cat", GIT_PAGER: "cat" };
   spawnSync(
@@ -146,7 +155,7 @@ export async function checkLine(
       "-o",
       log,
       "-e",
-      "trace=execve,open,openat,creat,unlink,unlinkat,rename,renameat,renameat2,mkdir,mkdirat,rmdir,symlink,symlinkat,link,linkat,truncate,chdir,clone,clone3,fork,vfork",
+      "trace=execve,open,openat,creat,unlink,unlinkat,rename,renameat,renameat2,mkdir,mkdirat,rmdir,symlink,symlinkat,link,linkat,truncate,chdir,fchdir,clone,clone3,fork,vfork",
       "/bin/bash",
       "-c",
       command,
@@ -155,12 +164,19 @@ export async function checkLine(
   );
   const trace = existsSync(log) ? readFileSync(log, "utf8") : "";
   rmSync(log, { force: true });
-  return { ran: true, findings: compare(command, analysis, trace, dir, home) };
+  return { ran: true, findings: compare(command, analysis, trace, dir, home, made) };
 }
 
 type Analysis = Awaited<ReturnType<typeof analyseCommand>>;
 
-function compare(command: string, analysis: Analysis, trace: string, dir: string, home: string): Finding[] {
+function compare(
+  command: string,
+  analysis: Analysis,
+  trace: string,
+  dir: string,
+  home: string,
+  made: readonly string[],
+): Finding[] {
   const findings: Finding[] = [];
   const predictedPrograms = new Set(
     analysis.commands.map((c) => path.posix.basename(c.patterns[0]!.split(" ")[0]!)),
@@ -168,7 +184,10 @@ function compare(command: string, analysis: Analysis, trace: string, dir: string
   // wrappers pass their command through (the classifier checks the inner one): on the line, they are expected
   for (const w of WRAPPERS) if (command.split(/[\s;&|()]+/).includes(w)) predictedPrograms.add(w);
   const absolute = (p: string, cwd: string) => path.resolve(cwd, p.replace(/^~(?=\/|$)/, home));
-  const writes = analysis.writes.map((w) => ({ ...w, abs: absolute(w.path, dir) }));
+  const writes = [
+    ...analysis.writes.map((w) => ({ ...w, abs: absolute(w.path, dir) })),
+    ...made.map((abs) => ({ path: abs, abs, subtree: false, glob: false, via: "mkdir" })),
+  ];
   const covered = (file: string) =>
     file === "/dev/null" ||
     file.startsWith("/dev/pts/") ||
@@ -209,6 +228,12 @@ function compare(command: string, analysis: Analysis, trace: string, dir: string
       continue;
     }
     if (!ok) continue;
+    if (call === "fchdir") {
+      // `fchdir(3</w/new>)`: the folder that descriptor has open
+      const fd = /^\d+<([^>]*)>/.exec(argsText);
+      if (fd) cwd.set(pid, fd[1]!);
+      continue;
+    }
     if (call === "chdir") {
       cwd.set(pid, absolute(str[0] ?? ".", here));
       continue;

@@ -19,6 +19,8 @@ export interface PathUse {
   subtree: boolean;
   /** The path is a glob the shell expands to file names. */
   glob: boolean;
+  /** Every folder above the path that does not exist yet is made too (`mkdir -p`). */
+  ancestors?: boolean;
   /** A recursive read that opens every file's contents below it, hidden ones included (grep -r). */
   contents?: boolean;
   /** The command (or redirection) that uses it. */

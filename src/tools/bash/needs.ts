@@ -1,4 +1,4 @@
-import { accessSync, constants, readdirSync, statSync } from "node:fs";
+import { accessSync, constants, existsSync, readdirSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import picomatch from "picomatch";
@@ -8,6 +8,7 @@ import { isInside, realpathOfLongestPrefix } from "../../permissions/paths.js";
 import { type SandboxMode, sandboxSupport } from "../sandbox/bwrap.js";
 import type { PathUse, ShellAnalysis } from "./analysis.js";
 import { shellCwd } from "./cwd.js";
+import { shellEnvironment } from "./environment.js";
 import { bashParser, parseWith } from "./parser.js";
 import { classifyShell } from "./subset.js";
 
@@ -66,7 +67,9 @@ const GLOB_MAX_MATCHES = 1000;
  */
 export async function bashNeeds(command: string, ctx: PermissionContext): Promise<PermissionNeed[]> {
   const cwd = shellCwd(ctx);
-  const analysis = await analyseCommand(command, os.homedir(), { cwd });
+  const extraEnv = (ctx.config["tools.shellEnv"] as string[] | undefined) ?? [];
+  const exported = new Set(Object.keys(shellEnvironment(process.env, extraEnv)));
+  const analysis = await analyseCommand(command, os.homedir(), { cwd, exported });
   const sandbox = sandboxFor(ctx.config);
   // the constructs outside the subset first: the first ask is the one a person is shown
   const needs: PermissionNeed[] = analysis.asks.map((a) => ({
@@ -80,12 +83,11 @@ export async function bashNeeds(command: string, ctx: PermissionContext): Promis
   }
   const skipTmp = (p: PathUse) => sandbox.active && (p.path === "/tmp" || p.path.startsWith("/tmp/"));
   // the sandbox's /tmp is private: nothing written there outlives the command
-  pathNeeds(
-    "write",
-    analysis.writes.filter((w) => !skipTmp(w)),
-    cwd,
-    needs,
-  );
+  const writes = analysis.writes.filter((w) => !skipTmp(w));
+  // a git command that changes the repository writes its .git, wherever in the tree it runs
+  if (writes.some((w) => w.via === "git"))
+    writes.push({ path: path.join(ctx.workspace, ".git"), subtree: true, glob: false, via: "git" });
+  pathNeeds("write", writes, cwd, needs);
   pathNeeds(
     "read",
     analysis.reads.filter((r) => !skipTmp(r)),
@@ -147,12 +149,37 @@ function sensitiveBelow(dir: string, askFiles: readonly string[]): string | unde
   return undefined;
 }
 
+/** `mkdir -p a/b/c` also makes a and a/b where they do not exist: those are writes too. */
+function missingAncestors(p: string, cwd: string): string[] {
+  const out: string[] = [];
+  let dir = path.dirname(path.resolve(cwd, p));
+  while (!existsSync(dir) && dir !== path.dirname(dir)) {
+    out.push(dir);
+    dir = path.dirname(dir);
+  }
+  return out;
+}
+
+/** Whether the line writes into `dir` (or a folder above it, whole): its writes there were approved if it runs. */
+export async function writesInto(command: string, cwd: string, dir: string): Promise<boolean> {
+  const analysis = await analyseCommand(command, os.homedir(), { cwd });
+  return analysis.writes.some((w) => {
+    const abs = path.resolve(cwd, w.path);
+    const inside = (a: string, b: string) => {
+      const rel = path.relative(b, a);
+      return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
+    };
+    return inside(abs, dir) || (w.subtree && inside(dir, abs)) || w.via === "git";
+  });
+}
+
 /** The paths of one action as one need; globs expanded now (one that names a `-file` asks: bash would pass it as an option). */
 function pathNeeds(action: "read" | "write", uses: PathUse[], cwd: string, needs: PermissionNeed[]): void {
   const paths: Array<{ path: string; subtree?: boolean }> = [];
   for (const u of uses) {
     if (!u.glob) {
       paths.push(u.subtree ? { path: u.path, subtree: true } : { path: u.path });
+      if (u.ancestors) for (const a of missingAncestors(u.path, cwd)) paths.push({ path: a });
       continue;
     }
     const matches = expandWords(u.path, cwd);

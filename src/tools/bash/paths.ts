@@ -48,7 +48,7 @@ export class PathRecorder {
   writePath(
     word: Word,
     scope: Scope,
-    opts: { subtree: boolean; base?: string | undefined },
+    opts: { subtree: boolean; base?: string | undefined; ancestors?: boolean },
     via: string,
     writer: string,
   ): void {
@@ -61,7 +61,14 @@ export class PathRecorder {
     if (/^\/dev\/(tcp|udp)\//.test(where)) this.ctx.ask(`a network connection through ${where}`, word.raw);
     else if (/^\/dev\/(fd\/|std(in|out|err)$)|^\/proc\/[^/]+\/fd\//.test(where))
       this.ctx.ask(`write to ${where} (it reopens whatever file that descriptor has open)`, word.raw);
-    else this.ctx.out.writes.push({ path: where, subtree: opts.subtree, glob: word.glob, via });
+    else
+      this.ctx.out.writes.push({
+        path: where,
+        subtree: opts.subtree,
+        glob: word.glob,
+        via,
+        ...(opts.ancestors ? { ancestors: true } : {}),
+      });
   }
 
   /** Where a path word points, relative to the line's start; undefined (and an ask) when that is not known now. */

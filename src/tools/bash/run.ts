@@ -11,6 +11,10 @@ export interface ShellRun {
   signal: AbortSignal;
   /** bwrap and its plan; undefined runs unsandboxed. */
   sandbox?: { binary: string; plan: SandboxPlan };
+  /** The command's environment, built (environment.ts). */
+  env: NodeJS.ProcessEnv;
+  /** Unsandboxed: the command's own PID namespace (`unshare`), so nothing it starts outlives it. */
+  pidNamespace?: readonly string[];
 }
 
 export interface ShellExit {
@@ -32,14 +36,16 @@ const PRELUDE = 'exec 2>&1\ntrap \'builtin printf "%s\\0" "$PWD" 2>/dev/null >&3
 export async function runShell(run: ShellRun): Promise<ShellExit> {
   const script = `${PRELUDE}${run.command}`;
   const env: NodeJS.ProcessEnv = {
-    ...shellEnvironment(process.env),
+    ...run.env,
     PAGER: "cat",
     GIT_PAGER: "cat",
     GIT_TERMINAL_PROMPT: "0",
   };
-  const [file, argv] = run.sandbox
+  const [file, argv]: [string, string[]] = run.sandbox
     ? [run.sandbox.binary, [...bwrapArgs(run.sandbox.plan), "--", "/bin/bash", "-c", script]]
-    : ["/bin/bash", ["-c", script]];
+    : run.pidNamespace
+      ? [run.pidNamespace[0]!, [...run.pidNamespace.slice(1), "/bin/bash", "-c", script]]
+      : ["/bin/bash", ["-c", script]];
   const child = spawn(file, argv, {
     cwd: run.cwd,
     env,
@@ -85,24 +91,6 @@ export async function runShell(run: ShellRun): Promise<ShellExit> {
     killGroup();
     destroy(child);
   }
-}
-
-/**
- * What bash may not inherit: functions exported into the environment (`BASH_FUNC_ls%%` would run
- * instead of ls), start-up files (BASH_ENV, ENV), and variables that change how it expands words
- * or finds folders. The classifier's model of a command line assumes none of them.
- */
-export function shellEnvironment(from: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(from)) {
-    if (
-      k.startsWith("BASH_FUNC_") ||
-      /^(BASH_ENV|ENV|CDPATH|GLOBIGNORE|SHELLOPTS|BASHOPTS|PS4|PROMPT_COMMAND|IFS|POSIXLY_CORRECT)$/.test(k)
-    )
-      continue;
-    env[k] = v;
-  }
-  return env;
 }
 
 /** Copies a pipe into the sink, awaiting each write: a slow sink holds the command back. */

@@ -610,7 +610,7 @@ class Walker {
     let readOnly: string | undefined;
     const at = (
       target: Word | string,
-      opts: { subtree?: boolean; base?: string | undefined },
+      opts: { subtree?: boolean; base?: string | undefined; ancestors?: boolean },
       fn: (w: Word, s: Scope, o: { subtree: boolean; base?: string | undefined }) => void,
     ) => {
       const t = typeof target === "string" ? literal(target) : target;
@@ -624,7 +624,9 @@ class Walker {
       name: base,
       args: handlerArgs,
       write(target, opts = {}) {
-        at(target, opts, (w, s, o) => walker.paths.writePath(w, s, o, base, base));
+        at(target, opts, (w, s, o) =>
+          walker.paths.writePath(w, s, { ...o, ancestors: opts.ancestors === true }, base, base),
+        );
       },
       read(target, opts = {}) {
         at(target, opts, (w, s, o) =>

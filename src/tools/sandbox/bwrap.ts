@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { accessSync, constants } from "node:fs";
+import { accessSync, constants, lstatSync } from "node:fs";
 import path from "node:path";
 
 export type SandboxMode = "off" | "read-only" | "workspace-write";
@@ -101,6 +101,8 @@ export interface SandboxPlan {
   network: boolean;
   /** Writable in workspace-write (the workspace and added directories); read-only otherwise. */
   roots: readonly string[];
+  /** Existing paths under the roots bound read-only again on top (.git, .toolplane, tool modules). */
+  readOnly?: readonly string[];
   cwd: string;
 }
 
@@ -111,8 +113,24 @@ export interface SandboxPlan {
  */
 export function bwrapArgs(plan: SandboxPlan): string[] {
   const args = baseArgs(plan.network);
+  // without the network, unix sockets are closed too: /run and /var/tmp (where docker, D-Bus,
+  // agents and runtimes keep theirs) are empty and private, like /tmp; abstract sockets are
+  // closed by the network namespace. Sockets elsewhere (under $HOME) stay reachable: bubblewrap
+  // has no filter for connect() (docs/bash.md).
+  if (!plan.network) for (const dir of PRIVATE_WHEN_OFFLINE) if (isRealDir(dir)) args.push("--tmpfs", dir);
   for (const root of plan.roots)
     args.push(plan.mode === "workspace-write" ? "--bind" : "--ro-bind", root, root);
+  if (plan.mode === "workspace-write") for (const p of plan.readOnly ?? []) args.push("--ro-bind", p, p);
   args.push("--chdir", plan.cwd, "--setenv", "TMPDIR", "/tmp");
   return args;
+}
+
+const PRIVATE_WHEN_OFFLINE = ["/run", "/var/run", "/var/tmp", "/dev/shm"];
+
+function isRealDir(dir: string): boolean {
+  try {
+    return lstatSync(dir).isDirectory();
+  } catch {
+    return false;
+  }
 }

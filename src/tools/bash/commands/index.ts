@@ -17,7 +17,12 @@ const HANDLERS: Record<string, Handler> = {
   shred: simpleTargets({ short: "ns", long: ["iterations", "size", "random-source"] }),
   truncate: simpleTargets({ short: "sr", long: ["size", "reference"] }),
   touch: simpleTargets({ short: "drt", long: ["date", "reference", "time"] }),
-  mkdir: simpleTargets({ short: "m", long: ["mode", "context"] }),
+  mkdir: (s) => {
+    const p = parseOptions(s.args, { short: "m", long: ["mode", "context"] });
+    // -p makes every missing folder above each operand as well
+    const parents = p.options.has("-p") || p.options.has("--parents");
+    for (const w of p.operands) s.write(w, parents ? { ancestors: true } : {});
+  },
   mkfifo: simpleTargets({ short: "mZ", long: ["mode", "context"] }),
   mknod: (s) => {
     const p = parseOptions(s.args, { short: "mZ", long: ["mode", "context"] });

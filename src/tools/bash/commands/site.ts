@@ -6,7 +6,10 @@ export interface Site {
   name: string;
   args: Word[];
   /** Writes a file or folder: a word of the command, or a path the handler made. */
-  write(target: Word | string, opts?: { subtree?: boolean; base?: string | undefined }): void;
+  write(
+    target: Word | string,
+    opts?: { subtree?: boolean; base?: string | undefined; ancestors?: boolean },
+  ): void;
   /** Reads a file or folder (the read tool's checks apply to it): a word, or a path the handler made. */
   read(
     target: Word | string,
