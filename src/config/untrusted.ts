@@ -156,6 +156,17 @@ export const PROJECT_GATES: Partial<Record<ConfigKey, Gate>> = {
       ? { ignored: [{ reason: "lets sandboxed commands reach the network", value }] }
       : { value, ignored: [] },
 
+  /** Names the project adds to a command's environment could hand it the user's secrets: only the user's own apply. */
+  "tools.shellEnv": (value, ctx) => {
+    const own = new Set(ctx.trusted("tools.shellEnv") as string[]);
+    const list = value as string[];
+    const kept = list.filter((n) => own.has(n));
+    const dropped = list.filter((n) => !own.has(n));
+    return dropped.length === 0
+      ? { value, ignored: [] }
+      : { value: kept, ignored: [{ reason: "passes more of the environment to commands", value: dropped }] };
+  },
+
   /**
    * The spill store takes its base over (chmod 0700) and sweeps old session folders in it, and
    * read/grep may read the session's folder: a base outside the project is the user's to choose.

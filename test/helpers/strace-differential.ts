@@ -203,28 +203,44 @@ function compare(
   const state = new Map<string, { program: string; foreign: boolean }>();
   const temps = new Map<string, Finding>();
   const cwd = new Map<string, string>();
+  // with -f a call can be cut in two: `7 execve("/bin/x", ... <unfinished ...>` then `7 <... execve resumed>) = 0`
   const pending = new Map<string, string>();
+  const lines: string[] = [];
   for (const raw of trace.split("\n")) {
-    // with -f a call can be cut in two: `7 execve("/bin/x", ... <unfinished ...>` then `7 <... execve resumed>) = 0`
     const cut = /^(\d+)\s+(.*) <unfinished \.\.\.>$/.exec(raw);
     if (cut) {
       pending.set(cut[1]!, cut[2]!);
       continue;
     }
     const resumed = /^(\d+)\s+<\.\.\. \w+ resumed>(.*)$/.exec(raw);
-    const line = resumed ? `${resumed[1]} ${pending.get(resumed[1]!) ?? ""}${resumed[2]}` : raw;
+    lines.push(resumed ? `${resumed[1]} ${pending.get(resumed[1]!) ?? ""}${resumed[2]}` : raw);
+  }
+  // a child's first calls can be logged before its parent's clone returns: know every parent first
+  const parentOf = new Map<string, string>();
+  for (const line of lines) {
+    const c = /^(\d+)\s+(?:clone3?|v?fork)\(.*\)\s+=\s+(\d+)/.exec(line);
+    if (c) parentOf.set(c[2]!, c[1]!);
+  }
+  for (const line of lines) {
     const m = /^(\d+)\s+(\w+)\((.*)\)\s+=\s+(-?\d+|\?)/.exec(line);
     if (!m) continue;
     const [, pid, call, argsText, result] = m as unknown as [string, string, string, string, string];
     const ok = result !== "?" && !result.startsWith("-");
+    if (!state.has(pid) && parentOf.has(pid)) {
+      const parent = parentOf.get(pid)!;
+      state.set(pid, { ...(state.get(parent) ?? { program: "bash", foreign: false }) });
+      cwd.set(pid, cwd.get(parent) ?? dir);
+    }
     const here = cwd.get(pid) ?? dir;
     const me = state.get(pid) ?? { program: "bash", foreign: false };
     const str = [...argsText.replace(/^\d+<[^>]*>/, "").matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((x) =>
       x[1]!.replace(/\\"/g, '"'),
     );
     if ((call === "clone" || call === "clone3" || call === "fork" || call === "vfork") && ok) {
-      cwd.set(result, here);
-      state.set(result, { ...me });
+      if (!state.has(result)) {
+        cwd.set(result, here);
+        state.set(result, { ...me });
+      }
       continue;
     }
     if (!ok) continue;

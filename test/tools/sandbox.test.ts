@@ -1,5 +1,6 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import net from "node:net";
+import { homedir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CODING_ACTION_DEFAULTS } from "../../src/assemble/policy.js";
@@ -48,8 +49,9 @@ describe(`the bubblewrap sandbox${missing}`, () => {
     "a write outside the workspace fails inside it, even when permissions allowed it",
     async () => {
       const h = sandboxed();
-      // not under /tmp: the sandbox's /tmp is its own, so a path there would fail for another reason
-      const dir = mkdtempSync("/var/tmp/tp-outside-");
+      // not under /tmp, /var/tmp or /run: the sandbox has its own of those, so a path there would
+      // fail for another reason
+      const dir = mkdtempSync(path.join(homedir(), ".tp-outside-"));
       const outside = path.join(dir, "escaped.txt");
       // awk's own output file is not something the classifier sees: only the sandbox can stop it
       const r = await run(h, `awk 'BEGIN { print "x" > "${outside}" }'; echo "status $?"`);

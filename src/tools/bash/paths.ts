@@ -1,4 +1,6 @@
+import path from "node:path";
 import type { ShellAnalysis } from "./analysis.js";
+import { expandBraces, GLOB_MAX_MATCHES } from "./expand.js";
 import { type LineState, NO_LINKS, resolveFrom, type Scope } from "./scope.js";
 import type { Word } from "./words.js";
 
@@ -10,19 +12,64 @@ import type { Word } from "./words.js";
  */
 export class PathRecorder {
   constructor(
-    private readonly ctx: { out: ShellAnalysis; line: LineState; ask(reason: string, text: string): void },
+    private readonly ctx: {
+      out: ShellAnalysis;
+      line: LineState;
+      ask(reason: string, text: string): void;
+      /** The absolute folder the line starts in. */
+      cwd?: string;
+      glob?: (pattern: string, absoluteDir: string) => string[] | undefined;
+    },
   ) {}
 
   /** An unquoted glob in an argument: bash puts file names there, and one that starts with `-` is an option. */
-  globArgument(w: Word, scope: Scope): void {
-    if (!w.glob) return;
-    if (this.ctx.line.dirty)
-      this.ctx.ask(
-        `the glob ${w.raw}, expanded after an earlier command of the line may have changed the files`,
-        w.raw,
-      );
-    else if (scope.cwd === undefined)
-      this.ctx.ask(`the glob ${w.raw}, in a directory only known when it runs`, w.raw);
+  /**
+   * The words an argument becomes: braces expanded (textual, as bash does first), then each
+   * piece with glob characters expanded to the file names it names now (left as written when it
+   * names none). Asks where that cannot be known now: after an earlier command may have changed
+   * the files, in a folder only the run knows, past the cap, or with quoting inside the glob.
+   */
+  expandArgument(w: Word, scope: Scope): Word[] {
+    if (!w.glob || w.value === undefined) return [w];
+    if (/['"\\]/.test(w.raw)) {
+      this.ctx.ask(`the glob ${w.raw}, which mixes quoting into a pattern`, w.raw);
+      return [w];
+    }
+    const pieces = expandBraces(w.value, GLOB_MAX_MATCHES);
+    if (pieces === undefined) {
+      this.ctx.ask(`the brace expansion ${w.raw}, which names over ${GLOB_MAX_MATCHES} words`, w.raw);
+      return [w];
+    }
+    const out: Word[] = [];
+    for (const piece of pieces) {
+      if (!/[*?[]/.test(piece)) {
+        out.push({ ...w, raw: piece, value: piece, glob: false });
+        continue;
+      }
+      const dir =
+        scope.cwd === undefined || this.ctx.cwd === undefined
+          ? undefined
+          : path.resolve(this.ctx.cwd, scope.cwd);
+      if (this.ctx.line.dirty) {
+        this.ctx.ask(
+          `the glob ${w.raw}, expanded after an earlier command of the line may have changed the files`,
+          w.raw,
+        );
+        return [w];
+      }
+      const names = dir === undefined || this.ctx.glob === undefined ? undefined : this.ctx.glob(piece, dir);
+      if (names === undefined) {
+        this.ctx.ask(
+          dir === undefined
+            ? `the glob ${w.raw}, in a directory only known when it runs`
+            : `the glob ${w.raw}, which names over ${GLOB_MAX_MATCHES} files`,
+          w.raw,
+        );
+        return [w];
+      }
+      for (const n of names) out.push({ ...w, raw: n, value: n, glob: false });
+    }
+    return out;
   }
 
   readPath(

@@ -34,6 +34,8 @@ export interface ClassifyOptions {
   isDir?: (absolute: string) => boolean;
   /** Names in the environment the shell starts with. */
   exported?: ReadonlySet<string>;
+  /** The file names a glob names now, as bash expands it (undefined past the cap); absent: globs ask. */
+  glob?: (pattern: string, absoluteDir: string) => string[] | undefined;
 }
 
 /** Statement nodes of the subset; anything else is named and asked. */
@@ -73,7 +75,13 @@ class Walker {
     private readonly line: LineState,
     private readonly nesting: number,
   ) {
-    this.paths = new PathRecorder({ out, line, ask: (reason, text) => this.ask(reason, text) });
+    this.paths = new PathRecorder({
+      out,
+      line,
+      ask: (reason, text) => this.ask(reason, text),
+      ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
+      ...(options.glob !== undefined ? { glob: options.glob } : {}),
+    });
   }
 
   program(parsed: ParsedShell, scope: Scope): Outcome {
@@ -513,8 +521,9 @@ class Walker {
     how: Parameters<Site["run"]>[1] = {},
   ): Outcome {
     const same = { ok: scope, any: scope };
-    const [name, ...args] = words;
+    const [name, ...written] = words;
     if (name === undefined) return same;
+    let args = written;
     if (name.value === undefined || name.glob || name.pipe) {
       this.ask(
         name.glob
@@ -525,7 +534,9 @@ class Walker {
       this.line.dirty = this.line.linked = true;
       return unknownCwd(scope);
     }
-    for (const a of args) this.paths.globArgument(a, scope);
+    // bash expands braces and globs into words before the command sees them: so does the check
+    // (`uniq dash/*` may be `uniq IN OUT`; a file named `--pre=sh` becomes an option)
+    args = args.flatMap((a) => this.paths.expandArgument(a, scope));
     const wrapped = unwrap(name.value, args);
     if (wrapped !== undefined) {
       if ("ask" in wrapped) {

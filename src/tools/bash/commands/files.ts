@@ -54,7 +54,9 @@ export const ln: Handler = (s) => {
     const only = p.operands[0]!;
     // `ln -s ../x` makes ./x
     s.write(only.value === undefined ? only : `./${only.value.replace(/\/+$/, "").split("/").pop()}`);
-  } else if (p.operands.length > 1) s.write(p.operands[p.operands.length - 1]!);
+  } else if (p.operands.length > 1)
+    // a folder as the last operand gets the links inside it
+    s.write(p.operands[p.operands.length - 1]!, { subtree: true });
 };
 
 export const install: Handler = (s) => {
