@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { CODING_ACTION_DEFAULTS } from "../../src/assemble/policy.js";
@@ -74,6 +74,8 @@ beforeAll(() => {
   mkdirSync(path.join(workspace, "src"));
   mkdirSync(path.join(workspace, ".git"));
   mkdirSync(path.join(workspace, "dash"));
+  // a symlink out of the workspace: a search that follows symlinks reads through it
+  symlinkSync("/etc", path.join(workspace, "src", "outside"));
   // a file whose name is an option: a glob that names it passes `--pre=touch` to rg
   for (const f of ["file.txt", "other.txt", "src/a.ts", "src/b.ts", ".env", "dash/--pre=touch", "dash/a"])
     writeFileSync(path.join(workspace, f), "x\n");

@@ -23,6 +23,8 @@ export interface PathUse {
   ancestors?: boolean;
   /** A recursive read that opens every file's contents below it, hidden ones included (grep -r). */
   contents?: boolean;
+  /** The recursive read follows symlinks below it (grep -R, rg -L): one that leads outside the workspace asks. */
+  follows?: boolean;
   /** The command (or redirection) that uses it. */
   via: string;
 }

@@ -93,8 +93,12 @@ export async function bashNeeds(command: string, ctx: PermissionContext): Promis
   );
   const askFiles = (ctx.config["permissions.askFiles"] as string[] | undefined) ?? [];
   for (const r of analysis.reads) {
-    if (!r.subtree || r.glob || !r.contents) continue;
-    const found = sensitiveBelow(path.resolve(cwd, r.path), askFiles);
+    if (!r.subtree || r.glob || !(r.contents || r.follows)) continue;
+    const found = sensitiveBelow(
+      path.resolve(cwd, r.path),
+      askFiles,
+      r.follows === true ? ctx.workspace : undefined,
+    );
     if (found !== undefined) {
       needs.push({
         action: "read",
@@ -121,8 +125,9 @@ const SCAN_MAX_ENTRIES = 50_000;
  * for it, so a command that reads the whole folder asks too. .git and node_modules are not
  * entered (docs/tools.md says so).
  */
-function sensitiveBelow(dir: string, askFiles: readonly string[]): string | undefined {
-  if (askFiles.length === 0) return undefined;
+function sensitiveBelow(dir: string, askFiles: readonly string[], followsFrom?: string): string | undefined {
+  if (askFiles.length === 0 && followsFrom === undefined) return undefined;
+  const workspace = followsFrom === undefined ? undefined : realpathOfLongestPrefix(followsFrom);
   const matchers = askFiles.map((g) => pathGlob(g, true));
   const queue = [dir];
   let seen = 0;
@@ -139,6 +144,12 @@ function sensitiveBelow(dir: string, askFiles: readonly string[]): string | unde
         return `more than ${SCAN_MAX_ENTRIES} entries to check for permissions.askFiles`;
       const name = e.name.normalize("NFC");
       if (matchers.some((m) => m(name))) return path.relative(dir, path.join(at, e.name)) || e.name;
+      // a command that follows symlinks reads what they point at: outside the workspace it asks
+      if (workspace !== undefined && e.isSymbolicLink()) {
+        const target = realpathOfLongestPrefix(path.join(at, e.name));
+        if (!isInside(target, workspace))
+          return `${path.relative(dir, path.join(at, e.name))}, a symlink to ${target} (outside the workspace)`;
+      }
       if (e.isDirectory() && e.name !== ".git" && e.name !== "node_modules")
         queue.push(path.join(at, e.name));
     }

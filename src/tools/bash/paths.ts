@@ -75,7 +75,7 @@ export class PathRecorder {
   readPath(
     word: Word,
     scope: Scope,
-    opts: { subtree: boolean; base?: string | undefined; contents?: boolean },
+    opts: { subtree: boolean; base?: string | undefined; contents?: boolean; follows?: boolean },
     via: string,
   ): void {
     if (word.pipe) return;
@@ -89,6 +89,7 @@ export class PathRecorder {
         glob: word.glob,
         via,
         ...(opts.contents ? { contents: true } : {}),
+        ...(opts.follows ? { follows: true } : {}),
       });
   }
 

@@ -641,7 +641,12 @@ class Walker {
       },
       read(target, opts = {}) {
         at(target, opts, (w, s, o) =>
-          walker.paths.readPath(w, s, { ...o, contents: opts.contents === true }, base),
+          walker.paths.readPath(
+            w,
+            s,
+            { ...o, contents: opts.contents === true, follows: opts.follows === true },
+            base,
+          ),
         );
       },
       ask(reason) {

@@ -321,7 +321,8 @@ export const SPECS: Record<string, ReadOnlySpec> = {
   },
   which: { flags: "a", noPaths: true },
   file: {
-    flags: "bcEhiklLnNprsSvz0",
+    // not -z/-Z (it may run decompressors), -S (no seccomp sandbox), -C/-m (magic files)
+    flags: "bcEhiklLnNprsv0",
     valued: "eFP",
     long: [
       "brief",
@@ -338,9 +339,6 @@ export const SPECS: Record<string, ReadOnlySpec> = {
       "preserve-date",
       "raw",
       "special-files",
-      "no-sandbox",
-      "uncompress",
-      "uncompress-noreport",
       "print0",
       "help",
       "version",

@@ -68,9 +68,14 @@ export const grep: Handler = (s) => {
   for (const f of [...(p.options.get("-f") ?? []), ...(p.options.get("--file") ?? [])]) read(s, f);
   const patternGiven = ["-e", "--regexp", "-f", "--file"].some((o) => p.options.has(o));
   const operands = patternGiven ? p.operands : p.operands.slice(1);
-  const recursive = ["-r", "-R", "--recursive", "--dereference-recursive"].some((o) => p.options.has(o));
-  if (operands.length === 0 && recursive) s.read(".", { subtree: true, contents: true });
-  for (const o of operands) if (o.value !== "-") s.read(o, { subtree: recursive, contents: recursive });
+  const recursive =
+    ["-r", "-R", "--recursive", "--dereference-recursive"].some((o) => p.options.has(o)) ||
+    [...(p.options.get("-d") ?? []), ...(p.options.get("--directories") ?? [])].includes("recurse");
+  // -R follows every symlink below: where one leads outside the workspace, the read asks (needs.ts)
+  const follows = ["-R", "--dereference-recursive"].some((o) => p.options.has(o));
+  const at = { subtree: recursive, contents: recursive, ...(follows ? { follows: true } : {}) };
+  if (operands.length === 0 && recursive) s.read(".", { ...at, subtree: true, contents: true });
+  for (const o of operands) if (o.value !== "-") s.read(o, at);
   s.readOnly("grep, read-only form");
 };
 
@@ -214,8 +219,10 @@ export const rg: Handler = (s) => {
     "--no-ignore-vcs",
     "--no-ignore-files",
   ].some((o) => p.options.has(o));
-  if (operands.length === 0) s.read(".", { subtree: true, contents: everything });
-  for (const o of operands) if (o.value !== "-") s.read(o, { subtree: true, contents: everything });
+  const follows = p.options.has("-L") || p.options.has("--follow");
+  const at = { subtree: true, contents: everything || follows, ...(follows ? { follows: true } : {}) };
+  if (operands.length === 0) s.read(".", at);
+  for (const o of operands) if (o.value !== "-") s.read(o, at);
   s.readOnly("rg, read-only form");
 };
 
