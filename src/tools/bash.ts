@@ -25,7 +25,7 @@ export const bashOutput = z.object({
   /** Set when the command left the workspace: the next command starts back here. */
   cwdReset: z.boolean().optional(),
   sandbox: z.enum(["off", "read-only", "workspace-write"]),
-  /** Under workspace-write: what the sandbox kept read-only inside the workspace (relative paths). */
+  /** Under workspace-write, when the output shows a write refused: what the sandbox kept read-only (relative paths). */
   readOnly: z.array(z.string()).optional(),
   /** Bytes of output the command wrote (stdout and stderr). */
   outputBytes: z.number().int(),
@@ -60,6 +60,7 @@ export function bashTool() {
 }
 
 const DIRECT_OUTPUT_MAX = 1024 * 1024;
+const READ_ONLY_ERRORS = /Read-only file system|EROFS|Device or resource busy/;
 
 export async function runBash(args: BashArgs, ctx: ToolContext): Promise<BashValue> {
   const cwd = shellCwd(ctx);
@@ -99,11 +100,19 @@ export async function runBash(args: BashArgs, ctx: ToolContext): Promise<BashVal
   }
   // a direct call (no host) gets its output in the value, bounded
   let direct = "";
+  let metReadOnly = false;
   let bytes = 0;
   const sink = ctx.stream;
   const stream: OutputStream = {
     write: (chunk) => {
       bytes += typeof chunk === "string" ? Buffer.byteLength(chunk) : chunk.length;
+      // the error a write into a read-only bind gives (a marker cut across two chunks is missed:
+      // the note is a hint, the failure itself is in the output)
+      if (
+        !metReadOnly &&
+        READ_ONLY_ERRORS.test(typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("latin1"))
+      )
+        metReadOnly = true;
       if (sink) return sink.write(chunk);
       if (direct.length < DIRECT_OUTPUT_MAX) direct += Buffer.from(chunk).toString("utf8");
       return Promise.resolve();
@@ -130,7 +139,7 @@ export async function runBash(args: BashArgs, ctx: ToolContext): Promise<BashVal
     sandbox: sandbox.active ? sandbox.mode : "off",
     outputBytes: bytes,
   };
-  if (plan?.plan.readOnly && plan.plan.readOnly.length > 0)
+  if (metReadOnly && plan?.plan.readOnly && plan.plan.readOnly.length > 0)
     value.readOnly = plan.plan.readOnly.map((p) => relativeToWorkspace(p, ctx.workspace));
   if (exit.signal) value.signal = exit.signal;
   let ended = cwd;

@@ -61,6 +61,8 @@ describe(`the sandbox holds what a command could use to escape later${missing}`,
       expect(asked.stdout).toMatch(/is protected|needs approval/);
       const approved = bash(repo, env, command, "--set", modules, "--yes");
       expect(approved.stdout).toMatch(/Read-only file system|Device or resource busy|could not write/);
+      // and the result says what the sandbox keeps read-only, and how to allow it
+      expect(approved.stdout).toMatch(/\[the sandbox keeps [^\]]*\.git[^\]]*read-only/);
       expect(snapshot(repo)).toEqual(before);
       expect(existsSync(path.join(repo, ".toolplane"))).toBe(false);
       for (const f of ["pwned", "pwned-hook", "pwned-fsmonitor"])
