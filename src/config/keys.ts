@@ -314,7 +314,7 @@ export const CONFIG_KEYS = {
       z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*\*?$/, "a variable name, or a prefix ending in *"),
     ),
     default: [],
-    doc: "environment variables bash commands get besides PATH, HOME, USER, LOGNAME, SHELL, LANG, LANGUAGE, LC_*, TERM, COLORTERM, TZ, NO_COLOR, FORCE_COLOR and CI (names, or prefixes ending in *); toolplane's own TOOLPLANE_* never pass",
+    doc: "environment variables bash commands get besides PATH, HOME, USER, LOGNAME, SHELL, LANG, LANGUAGE, LC_*, TERM, COLORTERM, TZ, NO_COLOR, FORCE_COLOR, CI and the toolchain folders (JAVA_HOME, GOPATH, GOROOT, CARGO_HOME, RUSTUP_HOME, PYENV_ROOT, NVM_DIR, VIRTUAL_ENV) (names, or prefixes ending in *); toolplane's own TOOLPLANE_* never pass",
   },
   "tools.examples": {
     kind: "assembly",

@@ -19,6 +19,15 @@ export const SHELL_ENV_ALLOWED: readonly string[] = [
   "NO_COLOR",
   "FORCE_COLOR",
   "CI",
+  // where the user's toolchains live: paths, not secrets, and commands fail without them
+  "JAVA_HOME",
+  "GOPATH",
+  "GOROOT",
+  "CARGO_HOME",
+  "RUSTUP_HOME",
+  "PYENV_ROOT",
+  "NVM_DIR",
+  "VIRTUAL_ENV",
 ];
 
 /** Never passed, whatever tools.shellEnv says: they change what bash runs before the line, or are toolplane's. */
