@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.js";
@@ -46,6 +47,21 @@ describe("toolplane call bash under a narrow policy: the attack classes change n
     expect(out.error?.code).toBe("permission_denied");
     expect(readdirSync(repo).sort()).toEqual(before);
     expect(readFileSync(path.join(repo, "victim.txt"), "utf8")).toBe("keep\n");
+  });
+
+  it("a repository whose .git/config names a program (core.fsmonitor) takes git out of the read-only set", () => {
+    const { repo, env } = tempProject();
+    spawnSync("git", ["init", "-q", repo]);
+    const plain = runCli(["call", "bash", "--cwd", repo, "--args", '{"command":"git status --short"}'], {
+      env,
+    });
+    expect(plain.code).toBe(0);
+    writeFileSync(path.join(repo, ".git", "config"), "[core]\n\tfsmonitor = touch pwned\n", { flag: "a" });
+    const planted = runCli(["call", "bash", "--cwd", repo, "--args", '{"command":"git status --short"}'], {
+      env,
+    });
+    expect(planted.code).toBe(1);
+    expect(existsSync(path.join(repo, "pwned"))).toBe(false);
   });
 
   it("the ask names the construct it could not model", () => {

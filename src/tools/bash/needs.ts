@@ -1,4 +1,4 @@
-import { accessSync, constants, existsSync, readdirSync, statSync } from "node:fs";
+import { accessSync, constants, existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { PermissionContext, PermissionNeed } from "../../declare/types.js";
@@ -75,7 +75,10 @@ export async function bashNeeds(command: string, ctx: PermissionContext): Promis
     floor: { effect: "ask", reason: a.reason },
   }));
   for (const c of analysis.commands) {
-    const readOnly = c.readOnly !== undefined && runsFromSystem(c.patterns[0]!, cwd, ctx.workspace);
+    const readOnly =
+      c.readOnly !== undefined &&
+      runsFromSystem(c.patterns[0]!, cwd, ctx.workspace) &&
+      !(isGit(c.patterns[0]!) && repositoryRunsPrograms(ctx.workspace));
     needs.push({ action: "command", patterns: c.patterns, ...(readOnly ? { knownSafe: c.readOnly } : {}) });
   }
   const skipTmp = (p: PathUse) => sandbox.active && (p.path === "/tmp" || p.path.startsWith("/tmp/"));
@@ -166,6 +169,31 @@ function missingAncestors(p: string, cwd: string): string[] {
     dir = path.dirname(dir);
   }
   return out;
+}
+
+function isGit(pattern: string): boolean {
+  return /^(\S*\/)?git( |$)/.test(pattern);
+}
+
+/**
+ * Whether the repository's own configuration names programs that a reading git command runs
+ * (`core.fsmonitor` on status, a `filter` or `diff` driver on status and diff, `gpg` on a
+ * signature check, a pager), or pulls in other files (`include`): a planted `.git/config` would
+ * turn `git status` into running code. Then git commands leave the read-only set (a rule may
+ * still allow them). A `.git` that is a file (a worktree) points elsewhere: not read here, so it asks too.
+ */
+function repositoryRunsPrograms(workspace: string): boolean {
+  const dotGit = path.join(workspace, ".git");
+  let text: string;
+  try {
+    if (!statSync(dotGit).isDirectory()) return true;
+    text = readFileSync(path.join(dotGit, "config"), "utf8");
+  } catch {
+    return false; // no repository: git finds none here, or one above the workspace the user set up
+  }
+  return /^\s*\[\s*(filter|diff|gpg|include|includeif|pager|credential)\b|^\s*(fsmonitor|pager|sshcommand|askpass|hookspath|editor|textconv|external|worktree)\s*=/im.test(
+    text,
+  );
 }
 
 /** Whether the line writes into `dir` (or a folder above it, whole): its writes there were approved if it runs. */
