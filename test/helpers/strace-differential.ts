@@ -4,7 +4,7 @@ import path from "node:path";
 import picomatch from "picomatch";
 import { isModelled } from "../../src/tools/bash/commands/index.js";
 import { shellEnvironment } from "../../src/tools/bash/environment.js";
-import { analyseCommand } from "../../src/tools/bash/needs.js";
+import { analyseCommand, missingAncestors } from "../../src/tools/bash/needs.js";
 
 /**
  * The differential check of the bash classifier against real bash: a command line the classifier
@@ -115,13 +115,7 @@ export async function checkLine(
   if (analysis.asks.length > 0) return { ran: false, findings: [] };
   // mkdir -p makes the folders above its operand that are missing now: the classifier's needs list them
   const made: string[] = [];
-  for (const w of analysis.writes.filter((x) => x.ancestors)) {
-    let at = path.dirname(path.resolve(dir, w.path));
-    while (!existsSync(at) && at !== path.dirname(at)) {
-      made.push(at);
-      at = path.dirname(at);
-    }
-  }
+  for (const w of analysis.writes.filter((x) => x.ancestors)) made.push(...missingAncestors(w.path, dir));
   const log = path.join(path.dirname(dir), `${path.basename(dir)}.strace`);
   const env = { ...shellEnvironment(process.env), HOME: home, PAGER: "cat", GIT_PAGER: "cat" };
   spawnSync(

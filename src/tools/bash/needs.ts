@@ -160,13 +160,18 @@ function sensitiveBelow(dir: string, askFiles: readonly string[], followsFrom?: 
   return undefined;
 }
 
-/** `mkdir -p a/b/c` also makes a and a/b where they do not exist: those are writes too. */
-function missingAncestors(p: string, cwd: string): string[] {
+/**
+ * `mkdir -p a/b/c` also makes a and a/b where they do not exist: those are writes too. Each
+ * folder on the path as written is made, `x/../` included (mkdir -p makes x before it goes up).
+ */
+export function missingAncestors(p: string, cwd: string): string[] {
   const out: string[] = [];
-  let dir = path.dirname(path.resolve(cwd, p));
-  while (!existsSync(dir) && dir !== path.dirname(dir)) {
-    out.push(dir);
-    dir = path.dirname(dir);
+  const parts = p.split("/");
+  let prefix = p.startsWith("/") ? "" : cwd;
+  for (const part of parts.slice(0, -1)) {
+    if (part === "") continue;
+    prefix = `${prefix}/${part}`;
+    if (part !== "." && part !== ".." && !existsSync(prefix)) out.push(prefix);
   }
   return out;
 }
