@@ -135,6 +135,9 @@ class Walker {
       case "pipeline":
         // every part of a pipeline runs in a subshell: nothing it sets is seen after it
         for (const c of n.children) {
+          // `a |& b | c && d` is (a |& b | c) && d to bash; the grammar may nest the list inside
+          if (c.type === "list")
+            this.ask("a list inside a pipeline (bash would not parse it the same way)", this.text(n));
           if (c.named) this.statement(c, copy(scope), d);
           else if (c.type !== "|" && c.type !== "|&") this.ask(`'${c.type}' in a pipeline`, this.text(c));
         }
