@@ -168,6 +168,7 @@ class Walker {
         return { ok: r.any, any: r.any };
       }
       case "redirected_statement":
+        this.mergedLines(n);
         return this.redirected(n, scope, d);
       case "command":
         return this.command(n, scope, d);
@@ -496,7 +497,23 @@ class Walker {
     this.out.commands.push({ patterns: [text], readOnly: "test, read-only form" });
   }
 
+  /**
+   * A newline between two parts of one command: bash ends the command there, but the grammar can
+   * join the next line on (`a | b | c<newline>touch f` became `c touch f`). A backslash-newline
+   * is a continuation and fine.
+   */
+  private mergedLines(n: ShellNode): void {
+    for (let i = 1; i < n.children.length; i++) {
+      const gap = this.source.slice(n.children[i - 1]!.end, n.children[i]!.start);
+      if (/(^|[^\\])\n/.test(gap)) {
+        this.ask("a newline inside one command (bash would not parse it the same way)", this.text(n));
+        return;
+      }
+    }
+  }
+
   private command(n: ShellNode, scope: Scope, depth: number): Outcome {
+    this.mergedLines(n);
     const prefix: ShellNode[] = [];
     let nameNode: ShellNode | undefined;
     const argNodes: ShellNode[] = [];
