@@ -38,7 +38,8 @@ export function protectedReason(
   return undefined;
 }
 
-function within(candidate: string, root: string): boolean {
+/** `candidate` is `root` or below it (lexically: both already resolved). */
+export function within(candidate: string, root: string): boolean {
   const rel = path.relative(root, candidate);
   return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
 }

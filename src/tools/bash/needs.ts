@@ -4,6 +4,7 @@ import path from "node:path";
 import type { PermissionContext, PermissionNeed } from "../../declare/types.js";
 import { pathGlob } from "../../permissions/glob.js";
 import { isInside, realpathOfLongestPrefix } from "../../permissions/paths.js";
+import { within } from "../../permissions/protected.js";
 import { type SandboxMode, sandboxSupport } from "../sandbox/bwrap.js";
 import type { PathUse, ShellAnalysis } from "./analysis.js";
 import { shellCwd } from "./cwd.js";
@@ -134,8 +135,8 @@ function sensitiveBelow(dir: string, askFiles: readonly string[], followsFrom?: 
   const matchers = askFiles.map((g) => pathGlob(g, true));
   const queue = [dir];
   let seen = 0;
-  while (queue.length > 0) {
-    const at = queue.shift()!;
+  for (let next = 0; next < queue.length; next++) {
+    const at = queue[next]!;
     let entries: import("node:fs").Dirent[];
     try {
       entries = readdirSync(at, { withFileTypes: true });
@@ -206,11 +207,7 @@ export async function writesInto(command: string, cwd: string, dir: string): Pro
   const analysis = await analyseCommand(command, os.homedir(), { cwd });
   return analysis.writes.some((w) => {
     const abs = path.resolve(cwd, w.path);
-    const inside = (a: string, b: string) => {
-      const rel = path.relative(b, a);
-      return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
-    };
-    return inside(abs, dir) || (w.subtree && inside(dir, abs)) || w.via === "git";
+    return within(abs, dir) || (w.subtree && within(dir, abs)) || w.via === "git";
   });
 }
 
