@@ -18,6 +18,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // global.gc: a test proves an adapter's tool set, once dropped, stops following its plane
+    poolOptions: { forks: { execArgv: ["--expose-gc"] } },
     // the read tool keeps line indexes of large files on disk: in a folder of this run's own, not
     // the user's cache (a CLI a test spawns with its own HOME keeps them under that HOME)
     env: { TOOLPLANE_CACHE_DIR: path.join(tmpdir(), `toolplane-test-cache-${process.pid}`) },
@@ -37,6 +39,9 @@ export default defineConfig({
           alias: [
             { find: /^ai(\/.*)?$/, replacement: `${PEER_SETS.newest.ai}$1` },
             { find: /^@openai\/agents(\/.*)?$/, replacement: `${PEER_SETS.newest.agents}$1` },
+            // the AI SDK provider packages of the newest major render its native tool search
+            { find: /^@ai-sdk\/anthropic$/, replacement: "ai-sdk-anthropic-4" },
+            { find: /^@ai-sdk\/openai$/, replacement: "ai-sdk-openai-4" },
           ],
         },
       },

@@ -3,37 +3,128 @@
 import { jsonSchema, type Tool, type ToolSet, tool } from "ai";
 import type { Toolplane } from "../assemble/toolplane.js";
 import type { ToolResult } from "../execute/index.js";
-import { type BridgeOptions, bridgeTools } from "./bridge.js";
+import { type Bridge, type BridgedTool, type BridgeOptions, liveBridge, sameRendering } from "./bridge.js";
 
 type ModelOutput = ReturnType<NonNullable<Tool<unknown, ToolResult>["toModelOutput"]>>;
 
 /**
  * The scope's model-visible tools as an AI SDK ToolSet. Each tool's `execute` runs the call
- * through the toolplane host (validation, permissions, timeout, result limits, spill) and
+ * through the toolplane host (validation, permissions, timeouts, result limits, spill) and
  * returns the canonical ToolResult; `toModelOutput` turns it into what the model reads.
+ *
+ * The set is live: both AI SDK majors read it again at every step of a `generateText` or
+ * `streamText` run, so a tool that tool_search loads is in it (and callable) from the next step.
+ * Deferred tools not loaded yet are non-enumerable members: never sent to the model, but a call
+ * to one reaches the host, which answers "call tool_search first" instead of the SDK's
+ * unknown-tool error. Pass the object itself (add tools of your own with `Object.assign`): a
+ * spread copy is frozen at the moment it was made.
  */
 export async function aiSdkTools(plane: Toolplane, options: BridgeOptions = {}): Promise<ToolSet> {
-  const { tools } = await bridgeTools(plane, options);
   const set: ToolSet = {};
-  for (const t of tools) {
+  const built = new Map<string, { from: BridgedTool; tool: Tool }>();
+  // no closure here may name `set`: liveBridge holds it weakly (see there)
+  const live = await liveBridge(plane, options, set, (target, bridge) => sync(target, built, bridge, make));
+  function make(t: BridgedTool): Tool {
+    const execute = async (
+      input: unknown,
+      { toolCallId, abortSignal }: { toolCallId: string; abortSignal?: AbortSignal },
+    ): Promise<ToolResult> => {
+      const result = await t.call(input, { id: toolCallId, ...(abortSignal ? { signal: abortSignal } : {}) });
+      // a tool_search load rebuilds the set; the next step must see it
+      await live.settled();
+      return result;
+    };
     // No explicit type arguments: `tool`'s generics differ between ai 6 (INPUT, OUTPUT) and ai 7
     // (INPUT, OUTPUT, CONTEXT, with two-argument overloads meaning INPUT, CONTEXT), so the types
     // are inferred from the annotated execute and toModelOutput, which both versions accept.
-    const execute = (
-      input: unknown,
-      { toolCallId, abortSignal }: { toolCallId: string; abortSignal?: AbortSignal },
-    ): Promise<ToolResult> =>
-      t.call(input, { id: toolCallId, ...(abortSignal ? { signal: abortSignal } : {}) });
-    set[t.name] = tool({
+    const made = tool({
       description: t.description,
       // no validate function: the host validates against the tool's own schema and answers a
       // bad call with a message the model can act on, instead of the SDK throwing
       inputSchema: jsonSchema<unknown>(t.parameters as Parameters<typeof jsonSchema>[0]),
       execute,
       toModelOutput: ({ output }: { output: ToolResult }) => aiSdkModelOutput(output),
+    }) as Tool;
+    // set after: a conditional member in the literal defeats tool()'s inference in both majors
+    if (t.deferLoading) made.providerOptions = deferLoadingOptions(options.provider);
+    return made;
+  }
+  live_.set(set, live);
+  return set;
+}
+
+const live_ = new WeakMap<ToolSet, { settled(): Promise<void> }>();
+
+/**
+ * Resolves once a ToolSet from aiSdkTools reflects the plane's latest tools. Inside a run the
+ * adapter waits for this itself; a harness that loads tools between runs (`plane.load`) awaits
+ * it before the next run.
+ */
+export function aiSdkToolsSettled(tools: ToolSet): Promise<void> {
+  return live_.get(tools)?.settled() ?? Promise.resolve();
+}
+
+/** `defer_loading` in the AI SDK: a provider option of the provider package that renders the request. */
+function deferLoadingOptions(provider: BridgeOptions["provider"]): Record<string, { deferLoading: boolean }> {
+  return { [provider === "anthropic" ? "anthropic" : "openai"]: { deferLoading: true } };
+}
+
+/**
+ * The provider's own tool search as an AI SDK provider tool (`@ai-sdk/anthropic` and
+ * `@ai-sdk/openai` render these ids): the request carries it in place of toolplane's tool_search.
+ */
+function nativeSearchTool(wire: Record<string, unknown>): { name: string; tool: Tool } {
+  const anthropic = typeof wire.type === "string" && wire.type.startsWith("tool_search_tool_");
+  const id = anthropic
+    ? `anthropic.${String(wire.type).replace("tool_search_tool_", "tool_search_")}`
+    : "openai.tool_search";
+  const name = anthropic ? String(wire.name) : "tool_search";
+  return {
+    name,
+    tool: { type: "provider", id, args: {}, inputSchema: jsonSchema({ type: "object" }) } as unknown as Tool,
+  };
+}
+
+/**
+ * Brings the set to the bridge in place: members it no longer has are removed, sent tools are
+ * enumerable, unloaded deferred ones non-enumerable. A tool is rebuilt only when its rendering changed.
+ */
+function sync(
+  set: ToolSet,
+  built: Map<string, { from: BridgedTool; tool: Tool }>,
+  bridge: Bridge,
+  make: (t: BridgedTool) => Tool,
+): void {
+  const wanted = new Map<string, { tool: Tool; sent: boolean }>();
+  const entry = (t: BridgedTool): Tool => {
+    const hit = built.get(t.name);
+    if (hit && sameRendering(hit.from, t)) return hit.tool;
+    const made = make(t);
+    built.set(t.name, { from: t, tool: made });
+    return made;
+  };
+  for (const t of bridge.tools) wanted.set(t.name, { tool: entry(t), sent: true });
+  if (bridge.nativeSearch) {
+    const { name, tool } = nativeSearchTool(bridge.nativeSearch);
+    wanted.set(name, { tool, sent: true });
+  }
+  for (const t of bridge.unloaded)
+    if (!wanted.has(t.name)) wanted.set(t.name, { tool: entry(t), sent: false });
+  for (const name of Object.getOwnPropertyNames(set)) if (!wanted.has(name)) delete set[name];
+  for (const name of [...built.keys()]) if (!wanted.has(name)) built.delete(name);
+  // deleting and defining again puts a member at the end: keep the resident order, so a load
+  // appends to the request's tool list instead of reshuffling it (the prompt cache survives)
+  for (const [name, w] of wanted) {
+    const current = Object.getOwnPropertyDescriptor(set, name);
+    if (current?.value === w.tool && current.enumerable === w.sent) continue;
+    if (current && current.enumerable !== w.sent) delete set[name];
+    Object.defineProperty(set, name, {
+      value: w.tool,
+      enumerable: w.sent,
+      configurable: true,
+      writable: true,
     });
   }
-  return set;
 }
 
 /** A ToolResult as AI SDK model output: text, error text, or mixed content with media. */

@@ -1,7 +1,8 @@
 import type { HostRequest, Toolplane } from "../assemble/toolplane.js";
 import type { JsonSchema, ModelContent } from "../declare/types.js";
+import { TOOL_SEARCH_NAME } from "../defer/index.js";
 import type { ToolResult } from "../execute/index.js";
-import { type Catalog, type ProviderName, restoreCall } from "../render/index.js";
+import { type Catalog, DEFERRED_HEADER, type ProviderName, restoreCall } from "../render/index.js";
 
 /** Renderings an SDK tool can be built from: each has a name, a description and a JSON Schema. */
 export type BridgeProvider = "openai-chat" | "openai-responses" | "anthropic";
@@ -10,7 +11,8 @@ export interface BridgeOptions extends HostRequest {
   /**
    * Which toolplane rendering the SDK tools take their name, description (after the catalog
    * budget) and schema from. OpenAI renderings are strict-mode schemas; `anthropic` keeps
-   * optional properties optional.
+   * optional properties optional. With `defer.native` (the default) and something deferred,
+   * `anthropic` and `openai-responses` use the provider's own tool search.
    */
   provider?: BridgeProvider;
 }
@@ -25,14 +27,27 @@ export interface BridgedTool {
   parameters: JsonSchema;
   /** True when `parameters` is an OpenAI strict-mode schema. */
   strict: boolean;
+  /** Native form: sent marked `defer_loading`, loaded by the provider's own search. */
+  deferLoading: boolean;
   call(args: unknown, run?: { id?: string; signal?: AbortSignal }): Promise<ToolResult>;
 }
 
 export interface Bridge {
+  /** The tools the model sees: resident ones, tool_search and loaded ones; in the native form also the deferred ones, marked. */
   tools: BridgedTool[];
+  /**
+   * Names form: deferred tools listed by name only, not loaded yet. An SDK keeps them callable
+   * but unsent, so a model that skips tool_search gets the host's answer (search first) instead
+   * of an unknown-tool failure.
+   */
+  unloaded: BridgedTool[];
+  /** Native form: the provider's own search tool, as the catalog renders it. */
+  nativeSearch?: Record<string, unknown>;
   /** The rendering the tools came from: prefixHash, budget cuts, renamed tools. */
   catalog: Catalog;
 }
+
+const PROVIDERS: readonly string[] = ["openai-chat", "openai-responses", "anthropic"];
 
 /**
  * The snapshot's model-visible tools as rendered for `provider`, each with a call that runs
@@ -41,7 +56,7 @@ export interface Bridge {
  */
 export async function bridgeTools(plane: Toolplane, options: BridgeOptions = {}): Promise<Bridge> {
   const provider = options.provider ?? "openai-chat";
-  if (!["openai-chat", "openai-responses", "anthropic"].includes(provider)) {
+  if (!PROVIDERS.includes(provider)) {
     throw new Error(
       `cannot build SDK tools from the "${provider}" rendering: use openai-chat, openai-responses or anthropic`,
     );
@@ -49,14 +64,14 @@ export async function bridgeTools(plane: Toolplane, options: BridgeOptions = {})
   const catalog = await plane.catalog(provider as ProviderName);
   const request: HostRequest = {};
   if (options.ask) request.ask = options.ask;
+  if (options.onDecision) request.onDecision = options.onDecision;
   if (options.log) request.log = options.log;
   const host = plane.host(request);
   const originals = new Map((await plane.visibleTools()).map((t) => [t.name, t]));
-  const tools = catalog.tools.map((wire) => {
-    const parts = wireParts(provider, wire);
+  const bridged = (parts: WireParts): BridgedTool => {
     const restoredName = restoreCall(catalog, parts.name, {}).name;
     const original = originals.get(restoredName);
-    const bridged: BridgedTool = {
+    return {
       ...parts,
       tool: restoredName,
       call: (args, run = {}) => {
@@ -66,23 +81,108 @@ export async function bridgeTools(plane: Toolplane, options: BridgeOptions = {})
         return host.call(call, run.signal ? { signal: run.signal } : {});
       },
     };
-    return bridged;
-  });
-  return { tools, catalog };
+  };
+  const tools: BridgedTool[] = [];
+  let nativeSearch: Record<string, unknown> | undefined;
+  const listing = deferredListing(catalog);
+  for (const wire of catalog.tools) {
+    const parts = wireParts(provider as BridgeProvider, wire);
+    if (parts === undefined) {
+      nativeSearch = wire as Record<string, unknown>;
+      continue;
+    }
+    // the SDK owns the system text, so the names-only listing travels in tool_search's description
+    if (parts.name === TOOL_SEARCH_NAME && listing) parts.description = `${parts.description}\n\n${listing}`;
+    tools.push(bridged(parts));
+  }
+  // names form: every deferred tool not loaded yet (those the budget left out of the listing too);
+  // empty in the native form, where the provider loads them. Each is called by its toolplane
+  // name, the one the listing shows, and the host answers it
+  const sent = new Set(tools.map((t) => t.name));
+  const unloaded = [...plane.deferral.unloaded()]
+    .filter((name) => !sent.has(name))
+    .sort()
+    .map((name) =>
+      bridged({ name, description: "", parameters: { type: "object" }, strict: false, deferLoading: false }),
+    );
+  return { tools, unloaded, ...(nativeSearch ? { nativeSearch } : {}), catalog };
 }
 
-function wireParts(
-  provider: BridgeProvider,
-  wire: unknown,
-): { name: string; description: string; parameters: JsonSchema; strict: boolean } {
+type WireParts = Omit<BridgedTool, "tool" | "call">;
+
+/** A wire tool's parts; undefined for the provider's own search tool, which has no schema. */
+function wireParts(provider: BridgeProvider, wire: unknown): WireParts | undefined {
   const w = wire as Record<string, unknown>;
+  if (provider === "openai-responses" && w.type === "tool_search") return undefined;
+  if (provider === "anthropic" && typeof w.type === "string" && w.type.startsWith("tool_search_tool_"))
+    return undefined;
   const fn = (provider === "openai-chat" ? w.function : w) as Record<string, unknown>;
   return {
     name: fn.name as string,
     description: (fn.description as string | undefined) ?? "",
     parameters: (provider === "anthropic" ? fn.input_schema : fn.parameters) as JsonSchema,
     strict: fn.strict === true,
+    deferLoading: w.defer_loading === true,
   };
+}
+
+/** The system text's names-only section (it is always the last), or "" when nothing is listed. */
+function deferredListing(catalog: Catalog): string {
+  const at = catalog.system.indexOf(DEFERRED_HEADER);
+  return at < 0 ? "" : catalog.system.slice(at);
+}
+
+/** Unsubscribes a collected target's listener (see liveBridge). */
+const unsubscribeWhenCollected = new FinalizationRegistry<() => void>((off) => off());
+
+/**
+ * Keeps `target` (an SDK's tool set) following the plane: when tool_search loads a tool (or the
+ * registry changes), the bridge is rebuilt and `apply(target, bridge)` brings the target to it.
+ * `settled()` resolves once the rebuild a change started has been applied; the adapters await it
+ * before handing a result back, so the SDK's next step (which reads the tool set again) already
+ * has the loaded tools. The target is held weakly (`apply` must not capture it): a harness that
+ * builds a new set every turn leaves no old one listening.
+ */
+export async function liveBridge<T extends object>(
+  plane: Toolplane,
+  options: BridgeOptions,
+  target: T,
+  apply: (target: T, bridge: Bridge) => void,
+): Promise<{ settled(): Promise<void> }> {
+  apply(target, await bridgeTools(plane, options));
+  const ref = new WeakRef(target);
+  let pending: Promise<void> = Promise.resolve();
+  let stale = false;
+  const off = plane.onToolsChanged(() => {
+    if (stale) return;
+    if (ref.deref() === undefined) return off();
+    stale = true;
+    // after the current call returns to the host: the listener fires inside tool_search's execute
+    pending = pending.then(async () => {
+      stale = false;
+      try {
+        const bridge = await bridgeTools(plane, options);
+        const live = ref.deref();
+        if (live !== undefined) apply(live, bridge);
+        else off();
+      } catch (error) {
+        options.log?.(`toolplane: could not refresh the SDK tools: ${(error as Error).message}`);
+      }
+    });
+  });
+  unsubscribeWhenCollected.register(target, off);
+  return { settled: () => pending };
+}
+
+/** Whether two bridgings of a tool send the same thing (an SDK tool built from one serves the other). */
+export function sameRendering(a: BridgedTool, b: BridgedTool): boolean {
+  return (
+    a.description === b.description &&
+    a.strict === b.strict &&
+    a.deferLoading === b.deferLoading &&
+    a.tool === b.tool &&
+    JSON.stringify(a.parameters) === JSON.stringify(b.parameters)
+  );
 }
 
 /** The result's text blocks joined, as a model would read them. */

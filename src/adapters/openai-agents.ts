@@ -1,31 +1,81 @@
 // The OpenAI Agents SDK (`@openai/agents`) is an optional peer dependency: only this module
 // imports it, and it is reached through the `toolplane/openai-agents` export, never the root.
-import { type FunctionTool, type ToolOutputFileContent, type ToolOutputImage, tool } from "@openai/agents";
+import {
+  type FunctionTool,
+  type HostedTool,
+  type ToolErrorFormatter,
+  type ToolOutputFileContent,
+  type ToolOutputImage,
+  tool,
+  toolSearchTool,
+} from "@openai/agents";
+import { notLoaded } from "../assemble/host.js";
 import type { Toolplane } from "../assemble/toolplane.js";
 import type { ToolResult } from "../execute/index.js";
-import { type BridgeOptions, bridgeTools } from "./bridge.js";
+import { type Bridge, type BridgedTool, type BridgeOptions, liveBridge, sameRendering } from "./bridge.js";
 
 type AgentsOutput = string | Array<{ type: "text"; text: string } | ToolOutputImage | ToolOutputFileContent>;
+/** What an agent's `tools` holds here: function tools, and the hosted tool search in the native form. */
+export type AgentsTool = FunctionTool | HostedTool;
 
 /**
- * The scope's model-visible tools as OpenAI Agents SDK function tools (from the
- * `openai-responses` rendering by default, the API the Agents SDK speaks). Each `execute` runs
- * the call through the toolplane host and returns what the model reads: the result's text, or
- * text and media blocks. `onResult` sees each canonical ToolResult (spill path, error code).
+ * The scope's model-visible tools as OpenAI Agents SDK tools (from the `openai-responses`
+ * rendering by default, the API the Agents SDK speaks). Each `execute` runs the call through the
+ * toolplane host and returns what the model reads: the result's text, or text and media blocks.
+ * `onResult` sees each canonical ToolResult (spill path, error code).
+ *
+ * With something deferred:
+ * - native form (`openai-responses` with `defer.native`, the default): deferred tools are
+ *   `deferLoading` function tools behind the SDK's hosted `toolSearchTool()`, so the request marks
+ *   them `defer_loading`, and the runner runs each once a tool_search output loaded it;
+ * - names form (`openai-chat`, or `defer.native=false`): toolplane's tool_search is a function
+ *   tool, and each deferred tool is enabled (sent and callable) from the turn after tool_search
+ *   loaded it. The array is live: the runner reads `agent.tools` every turn. A call to a tool
+ *   still unloaded is unknown to the runner, which ends the run unless it is given
+ *   `toolNotFoundBehavior: "return_error_to_model"` (and `deferredToolErrors(plane)` to say why).
  */
 export async function openaiAgentsTools(
   plane: Toolplane,
   options: BridgeOptions & { onResult?: (result: ToolResult) => void } = {},
-): Promise<FunctionTool[]> {
-  const { onResult, ...bridge } = options;
-  const { tools } = await bridgeTools(plane, { provider: "openai-responses", ...bridge });
-  return tools.map((t) => {
-    const options = {
+): Promise<AgentsTool[]> {
+  const { onResult, ...rest } = options;
+  const bridgeOptions: BridgeOptions = { provider: "openai-responses", ...rest };
+  const list: AgentsTool[] = [];
+  const built = new Map<string, { from: BridgedTool; tool: FunctionTool }>();
+  let sent = new Set<string>();
+  let search: HostedTool | undefined;
+  // no closure here may name `list`: liveBridge holds it weakly (see there)
+  const live = await liveBridge(plane, bridgeOptions, list, (target, bridge: Bridge) => {
+    sent = new Set(bridge.tools.map((t) => t.name));
+    const next: AgentsTool[] = [];
+    for (const t of [...bridge.tools, ...bridge.unloaded]) {
+      const hit = built.get(t.name);
+      if (hit && sameRendering(hit.from, t)) next.push(hit.tool);
+      else {
+        const made = make(t);
+        built.set(t.name, { from: t, tool: made });
+        next.push(made);
+      }
+    }
+    const names = new Set(next.map((t) => t.name));
+    for (const name of [...built.keys()]) if (!names.has(name)) built.delete(name);
+    if (bridge.nativeSearch) {
+      search ??= toolSearchTool();
+      next.push(search);
+    }
+    // in place: the Agent holds this array
+    target.splice(0, target.length, ...next);
+  });
+  function make(t: BridgedTool): FunctionTool {
+    const spec = {
       name: t.name,
       description: t.description,
       // the host validates against the tool's own schema, so the SDK only needs the wire schema
       parameters: t.parameters,
       strict: t.strict,
+      ...(t.deferLoading ? { deferLoading: true } : {}),
+      // names form: an unloaded deferred tool is held back until tool_search loads it
+      isEnabled: () => sent.has(t.name),
       execute: async (input: unknown, _context: unknown, details?: CallDetails) => {
         const id = details?.toolCall?.callId;
         const result = await t.call(input, {
@@ -33,11 +83,27 @@ export async function openaiAgentsTools(
           ...(details?.signal ? { signal: details.signal } : {}),
         });
         onResult?.(result);
+        await live.settled();
         return agentsOutput(result);
       },
     };
-    return tool(options as unknown as Parameters<typeof tool>[0]) as FunctionTool;
-  });
+    return tool(spec as unknown as Parameters<typeof tool>[0]) as FunctionTool;
+  }
+  return list;
+}
+
+/**
+ * For `run(agent, input, { toolNotFoundBehavior: "return_error_to_model", toolErrorFormatter })`
+ * in the names form: a call to a deferred tool tool_search has not loaded reads the same
+ * instruction the host gives (search first); other errors keep the SDK's message.
+ */
+export function deferredToolErrors(plane: Toolplane): ToolErrorFormatter {
+  return (args) => {
+    if (args.kind !== "tool_not_found") return undefined;
+    const deferred = plane.deferral.session.current?.deferred ?? [];
+    if (!deferred.includes(args.toolName)) return undefined;
+    return `${args.toolName} is not available here: ${notLoaded(args.toolName)}`;
+  };
 }
 
 /** The part of the SDK's per-call details the adapter reads. */

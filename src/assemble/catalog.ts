@@ -12,6 +12,7 @@ import {
   type Catalog,
   CatalogRenderer,
   type DeferralReport,
+  mcpToolExtras,
   type NativeDeferral,
   type ProviderName,
   RenderMemo,
@@ -48,6 +49,7 @@ export class CatalogAssembler {
   private readonly memo = new RenderMemo();
   private readonly renderers = new Map<ProviderName, CatalogRenderer>();
   private readonly projections = new WeakMap<AnyTool, ToolProjection>();
+  private readonly mcpExtras = new WeakMap<AnyTool, ReturnType<typeof mcpToolExtras>>();
 
   /**
    * Deferred tools go to the system text by name only, with tool_search resident (or, where the
@@ -84,7 +86,32 @@ export class CatalogAssembler {
     });
     const form: DeferralReport["form"] = plan.deferred.length === 0 ? "none" : native ? "native" : "names";
     // a new report object: the renderer keeps its own catalog for the next incremental render
-    return { ...catalog, report: { ...catalog.report, deferral: req.deferral.report(form, trigger) } };
+    const report = { ...catalog.report, deferral: req.deferral.report(form, trigger) };
+    if (req.provider !== "mcp") return { ...catalog, report };
+    return { ...catalog, tools: this.withMcpExtras(catalog, resident.map(toolNamed)), report };
+  }
+
+  /**
+   * MCP entries with `outputSchema` and `annotations` (what `toolplane serve` lists). They follow
+   * the rendered entry and are outside the budget and prefixHash: an MCP client turns the list
+   * into its own model's request, and neither is part of what that model reads.
+   */
+  private withMcpExtras(catalog: Catalog, tools: readonly AnyTool[]): unknown[] {
+    const wireNames = new Map(catalog.report.renamed.map((r) => [r.name, r.wireName]));
+    const byWire = new Map(tools.map((t) => [wireNames.get(t.name) ?? t.name, t]));
+    return catalog.tools.map((wire) => {
+      const tool = byWire.get((wire as { name: string }).name);
+      if (!tool) return wire;
+      let extras = this.mcpExtras.get(tool);
+      if (!extras) {
+        extras = mcpToolExtras({
+          outputSchema: tool.outputSchema,
+          ...(tool.host.annotations ? { annotations: tool.host.annotations } : {}),
+        });
+        this.mcpExtras.set(tool, extras);
+      }
+      return { ...(wire as object), ...extras };
+    });
   }
 
   private projection(tool: AnyTool): ToolProjection {

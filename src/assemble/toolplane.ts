@@ -150,6 +150,23 @@ export class Toolplane {
     return plane;
   }
 
+  /**
+   * Another session on this plane (\`serve --http\` opens one per client): its own deferral (the
+   * tools tool_search loaded), catalog renderers and tool session (files read, the shell's
+   * directory). The registries, configuration, skills, MCP connections and spill store are this
+   * plane's. It has no close of its own: closing this plane ends it.
+   */
+  newSession(): Toolplane {
+    // a prototype view rather than a second constructor: everything not set here reads through
+    // to this plane, so the sessions can never disagree about what they share
+    return Object.create(this, {
+      deferral: { value: new SessionDeferral() },
+      toolSession: { value: newToolSession() },
+      catalogs: { value: new CatalogAssembler() },
+      close: { value: async () => {} },
+    }) as Toolplane;
+  }
+
   /** The tools this scope may use: the merged snapshot minus disabled tools. */
   async toolSnapshot(): Promise<Snapshot<AnyTool>> {
     return this.tools.snapshot(this.chain);

@@ -63,6 +63,7 @@ export function defineTool<P extends SchemaInput, S extends SchemaInput, O = Inf
     spill: decl.spill ?? true,
     namespace: decl.namespace,
     defer: decl.defer,
+    annotations: decl.annotations ? Object.freeze({ ...decl.annotations }) : undefined,
   });
   const tool: Tool<I, O> = {
     kind: "tool",

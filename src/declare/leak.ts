@@ -14,10 +14,24 @@ export const HOST_KEYS = [
 ];
 
 /**
- * Walks a rendered request and lists every host-only key or value it finds: a function, a host
- * key (outside a `properties` map, where keys are the model's parameter names) or a sentinel.
+ * Host keys a provider's tool form publishes by design: an MCP tools/list entry carries the
+ * output schema (2025-06-18), which no model request of another provider may.
  */
-export function findLeaks(value: unknown, sentinels: readonly unknown[] = []): string[] {
+export function publishedHostKeys(provider: string): readonly string[] {
+  return provider === "mcp" ? ["outputSchema"] : [];
+}
+
+/**
+ * Walks a rendered request and lists every host-only key or value it finds: a function, a host
+ * key (outside a `properties` map, where keys are the model's parameter names, and not `allowed`)
+ * or a sentinel.
+ */
+export function findLeaks(
+  value: unknown,
+  sentinels: readonly unknown[] = [],
+  /** Host keys this request form carries by design (an MCP tools/list entry's `outputSchema`). */
+  allowed: readonly string[] = [],
+): string[] {
   const leaks: string[] = [];
   const walk = (node: unknown, path: string, keysAreParams: boolean) => {
     if (typeof node === "function") leaks.push(`${path}: function`);
@@ -30,7 +44,8 @@ export function findLeaks(value: unknown, sentinels: readonly unknown[] = []): s
       });
     } else if (node !== null && typeof node === "object") {
       for (const [key, v] of Object.entries(node)) {
-        if (!keysAreParams && HOST_KEYS.includes(key)) leaks.push(`${path}/${key}: host key`);
+        if (!keysAreParams && HOST_KEYS.includes(key) && !allowed.includes(key))
+          leaks.push(`${path}/${key}: host key`);
         walk(v, `${path}/${key}`, key === "properties" && !keysAreParams);
       }
     }

@@ -163,6 +163,23 @@ export interface SelectionDeclaration {
   shouldNotSelect: SelectionCase[];
 }
 
+/**
+ * What the tool does to the world, for clients that show or gate calls by it (MCP tool
+ * annotations, 2025-06-18). Hints only: permissions never read them.
+ */
+export interface ToolAnnotations {
+  /** A human-readable name. */
+  title?: string;
+  /** It changes nothing outside its result. */
+  readOnlyHint?: boolean;
+  /** When it changes things, it may destroy or overwrite what was there (not only add). */
+  destructiveHint?: boolean;
+  /** Calling it again with the same arguments changes nothing more. */
+  idempotentHint?: boolean;
+  /** It reaches beyond the local machine and workspace (the network, other systems). */
+  openWorldHint?: boolean;
+}
+
 export interface ToolDeclaration<I = unknown, O = unknown> {
   name: string;
   description: string;
@@ -184,6 +201,7 @@ export interface ToolDeclaration<I = unknown, O = unknown> {
    * threshold. Config `defer.tools` wins over it.
    */
   defer?: "never" | "always" | "auto";
+  annotations?: ToolAnnotations;
 }
 
 /** Host-only part of a tool: everything that must never reach a model request. */
@@ -198,6 +216,7 @@ export interface ToolHost<I, O> {
   spill: boolean;
   namespace: string | undefined;
   defer: "never" | "always" | "auto" | undefined;
+  annotations: Readonly<ToolAnnotations> | undefined;
 }
 
 export interface ValidationIssue {

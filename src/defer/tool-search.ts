@@ -75,6 +75,8 @@ export function toolSearchTool(
       };
     },
     concurrencySafe: false,
+    // it changes which tools the session lists, nothing outside it
+    annotations: { title: "Tool search", readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     display: { title: "Tool search", summarize: (a) => a.query ?? `/${a.pattern}/` },
     permission: { action: "tool_search" },
   });

@@ -1,4 +1,4 @@
-import { findLeaks } from "../declare/leak.js";
+import { findLeaks, publishedHostKeys } from "../declare/leak.js";
 import type { AnyTool } from "../declare/types.js";
 import { formatIssues } from "../declare/validate.js";
 import { PROVIDERS } from "../render/types.js";
@@ -56,7 +56,11 @@ export async function leakCheck(ctx: DoctorContext): Promise<DoctorCheck> {
   const findings: string[] = [];
   for (const provider of PROVIDERS) {
     const catalog = await ctx.plane.catalog(provider);
-    const leaks = findLeaks({ tools: catalog.tools, system: catalog.system });
+    const leaks = findLeaks(
+      { tools: catalog.tools, system: catalog.system },
+      [],
+      publishedHostKeys(provider),
+    );
     for (const leak of leaks) findings.push(`${provider}: ${leak}${toolAt(catalog.tools, leak)}`);
   }
   return row(

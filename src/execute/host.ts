@@ -262,7 +262,9 @@ export class ExecutionHost {
       await collector.abandon();
       throw new CallFailure("tool_error", `${tool.name} could not render its result: ${messageOf(error)}`);
     }
-    return this.compose(call, tool, rendered, collector, limits);
+    const result = await this.compose(call, tool, rendered, collector, limits);
+    result.value = valid.value;
+    return result;
   }
 
   private async compose(

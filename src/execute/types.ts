@@ -31,4 +31,9 @@ export interface ToolResult {
   /** Where the full output went when it was over the inline limit. */
   spillPath?: string;
   error?: { code: ToolErrorCode; message: string };
+  /**
+   * The canonical value the tool returned, before any rendering or cut (absent on errors). MCP
+   * sends it as `structuredContent`; the limits apply to `content`, the text a model reads.
+   */
+  value?: unknown;
 }

@@ -3,6 +3,7 @@ export { CUT_MARKER, cutText, waterFill } from "./budget.js";
 export { restoreCall } from "./calls.js";
 export { type BudgetSettings, CatalogRenderer, type RenderInput, renderCatalog } from "./catalog.js";
 export { RenderMemo } from "./memo.js";
+export { type McpToolFacts, mcpToolExtras } from "./providers/mcp.js";
 export { toAnthropic } from "./schema/anthropic.js";
 export { toGemini } from "./schema/gemini.js";
 export { toMcp } from "./schema/mcp.js";

@@ -55,6 +55,14 @@ export function bashTool() {
       patterns: (a) => [a.command],
       needs: (a, ctx) => bashNeeds(a.command, ctx),
     },
+    // a command may do anything the permissions let it, network included
+    annotations: {
+      title: "Bash",
+      readOnlyHint: false,
+      destructiveHint: true,
+      idempotentHint: false,
+      openWorldHint: true,
+    },
     display: { title: "Bash", summarize: (a) => a.description ?? a.command },
   });
 }

@@ -45,6 +45,14 @@ export function editTool() {
     output: { schema: editOutput, render: renderEdit },
     execute: (args: EditArgs, ctx: ToolContext) => editFile(args, ctx),
     permission: { action: "write", paths: (a) => [a.path] },
+    // a second identical edit no longer finds its old text, so it is not idempotent
+    annotations: {
+      title: "Edit",
+      readOnlyHint: false,
+      destructiveHint: true,
+      idempotentHint: false,
+      openWorldHint: false,
+    },
     display: { title: "Edit", summarize: (a) => `edit ${a.path}` },
   });
 }

@@ -66,6 +66,7 @@ export function globTool() {
     execute: (args: GlobArgs, ctx: ToolContext) => glob(args, ctx),
     concurrencySafe: true,
     permission: { action: "search", patterns: (a) => [a.path ?? "."], paths: (a) => [a.path ?? "."] },
+    annotations: { title: "Find files", readOnlyHint: true, openWorldHint: false },
     display: { title: "Find files", summarize: (a) => `glob ${a.pattern} in ${a.path ?? "."}` },
   });
 }

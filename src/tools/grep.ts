@@ -106,6 +106,7 @@ export function grepTool(options: { progress?: ProgressFactory } = {}) {
       grep(args, ctx, progress ? { progress: progress("grep") } : {}),
     concurrencySafe: true,
     permission: { action: "search", patterns: (a) => [a.path ?? "."], paths: (a) => [a.path ?? "."] },
+    annotations: { title: "Search", readOnlyHint: true, openWorldHint: false },
     display: { title: "Search", summarize: (a) => `grep ${JSON.stringify(a.pattern)} in ${a.path ?? "."}` },
   });
 }

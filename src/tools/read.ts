@@ -84,6 +84,7 @@ export function readTool() {
     // a page is already bounded; spilling it would only invite read -> spill -> read loops
     spill: false,
     permission: { action: "read", patterns: (a) => [a.path], paths: (a) => [a.path] },
+    annotations: { title: "Read", readOnlyHint: true, openWorldHint: false },
     display: { title: "Read", summarize: (a) => `read ${a.path}${a.offset ? `:${a.offset}` : ""}` },
   });
 }

@@ -58,6 +58,7 @@ export function skillTool(source: SkillViewSource): Tool<z.output<typeof paramet
     output: { schema: output, render: renderSkillResult },
     concurrencySafe: true,
     permission: { action: "read", patterns: ({ name }) => [name] },
+    annotations: { title: "Skill", readOnlyHint: true, openWorldHint: false },
     display: { title: "Skill", summarize: ({ name }) => `load skill ${name}` },
     execute: async ({ name }) => loadSkill(await source(), name),
   });

@@ -37,6 +37,14 @@ export function writeTool() {
     output: { schema: writeOutput, render: renderWrite },
     execute: (args: WriteArgs, ctx: ToolContext) => writeFile(args, ctx),
     permission: { action: "write", paths: (a) => [a.path] },
+    // a write replaces the whole file: the same call twice leaves the same file
+    annotations: {
+      title: "Write",
+      readOnlyHint: false,
+      destructiveHint: true,
+      idempotentHint: true,
+      openWorldHint: false,
+    },
     display: { title: "Write", summarize: (a) => `write ${a.path}` },
   });
 }

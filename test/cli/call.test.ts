@@ -17,6 +17,7 @@ describe("CLI contract: call", () => {
       isError: false,
       content: [{ type: "text", text: "status: resolved\nsummary: Export to CSV drops the last row" }],
       truncated: false,
+      value: { status: "resolved", summary: "Export to CSV drops the last row" },
     });
   });
 

@@ -183,6 +183,8 @@ describe("bad-call corpus: every bad call is a clear model-facing error, and the
       isError: false,
       content: [{ type: "text", text: "replaced 1" }],
       truncated: false,
+      // the canonical value beside the text the model reads
+      value: { replaced: 1 },
     });
     expect(runs).toEqual([{ path: "a", old: "x", new: "y", count: 1 }]);
   });

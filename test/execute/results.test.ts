@@ -41,6 +41,7 @@ describe("result limits", () => {
       isError: false,
       content: [{ type: "text", text: "hello\nworld" }],
       truncated: false,
+      value: { text: "hello\nworld" },
     });
   });
 

@@ -254,9 +254,25 @@ export const checkMcp: Checker = (tool) => {
   if (!isObj(t.inputSchema) || t.inputSchema.type !== "object")
     out.push("/inputSchema: root must have type object");
   else validJsonSchema(t.inputSchema, "/inputSchema", out);
-  sameKeys(t, ["name", "description", "inputSchema"], out);
+  // MCP 2025-06-18 Tool: an optional outputSchema (object at the root) and optional annotations
+  if (t.outputSchema !== undefined) {
+    if (!isObj(t.outputSchema) || t.outputSchema.type !== "object")
+      out.push("/outputSchema: root must have type object");
+    else validJsonSchema(t.outputSchema, "/outputSchema", out);
+  }
+  if (t.annotations !== undefined) {
+    if (!isObj(t.annotations)) out.push("/annotations: must be an object");
+    else {
+      sameKeys(t.annotations, MCP_ANNOTATIONS, out);
+      for (const [k, v] of Object.entries(t.annotations))
+        if (typeof v !== (k === "title" ? "string" : "boolean")) out.push(`/annotations/${k}: wrong type`);
+    }
+  }
+  sameKeys(t, ["name", "description", "inputSchema", "outputSchema", "annotations"], out);
   return out;
 };
+
+const MCP_ANNOTATIONS = ["title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"];
 
 export const CHECKERS: Record<string, Checker> = {
   anthropic: checkAnthropic,

@@ -54,8 +54,10 @@ describe("toolplane serve over stdio, driven by the SDK client", () => {
     expect(names).toContain("ticket_status");
     expect(names).toContain("mcp__everything__echo");
     for (const tool of tools) {
-      expect(Object.keys(tool).sort()).toEqual(["description", "inputSchema", "name"]);
-      expect(findLeaks(tool)).toEqual([]);
+      // the projection, the output schema and the declared hints: nothing else of a tool
+      for (const key of Object.keys(tool))
+        expect(["name", "description", "inputSchema", "outputSchema", "annotations"]).toContain(key);
+      expect(findLeaks(tool, [], ["outputSchema"])).toEqual([]);
     }
     const ok = await client.callTool({ name: "ticket_status", arguments: { ticket_id: "T-1001" } });
     expect(ok.isError).toBe(false);
@@ -253,7 +255,7 @@ describe("MCP server in process: list_changed and prompts", () => {
     registry.register(GLOBAL_LAYER, { name: "p", enumerate: () => [sentinelTool()] });
     const { client } = await connect(registry);
     const listed = await client.listTools();
-    expect(findLeaks(listed, ["HOST-ONLY-SENTINEL", 98_765])).toEqual([]);
+    expect(findLeaks(listed, ["HOST-ONLY-SENTINEL", 98_765], ["outputSchema"])).toEqual([]);
   });
 
   it("serves user-invocable skills as prompts, loading a body only when asked", async () => {

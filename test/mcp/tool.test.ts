@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { fromMcpContent } from "../../src/mcp/client/content.js";
-import { actionFor, checkRemoteTool, mcpTool, renderOutput } from "../../src/mcp/client/tool.js";
+import {
+  actionFor,
+  checkRemoteTool,
+  mcpTool,
+  passedOnHints,
+  renderOutput,
+} from "../../src/mcp/client/tool.js";
 import { ctx } from "./peers.js";
 
 describe("MCP tool annotations -> permission action", () => {
@@ -15,6 +21,36 @@ describe("MCP tool annotations -> permission action", () => {
     [{}, true, "mcp:destructive"],
   ])("%j trusted=%s -> %s", (hints, trusted, action) => {
     expect(actionFor(hints, trusted)).toBe(action);
+  });
+});
+
+describe("MCP tool annotations passed on by toolplane serve", () => {
+  const reassuring = {
+    title: "Lookup",
+    readOnlyHint: true,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: false,
+  };
+  const warning = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true };
+
+  it("an untrusted server's reassuring hints are dropped, its warnings kept", () => {
+    expect(passedOnHints(reassuring, false)).toEqual({ title: "Lookup" });
+    expect(passedOnHints(warning, false)).toEqual(warning);
+  });
+
+  it("a trusted server's hints all pass, and the declared tool carries them", () => {
+    expect(passedOnHints(reassuring, true)).toEqual(reassuring);
+    const remote = { name: "lookup", inputSchema: { type: "object" }, annotations: reassuring };
+    const config = { command: "x", trusted: true };
+    const tool = mcpTool({
+      server: "s",
+      config,
+      qualifiedName: "mcp__s__lookup",
+      remote,
+      call: async () => ({}),
+    } as never);
+    expect(tool.host.annotations).toEqual(reassuring);
   });
 });
 

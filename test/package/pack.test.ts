@@ -1,45 +1,14 @@
 // The package as a user gets it: `npm pack`, installed into a fresh project from the local npm cache
 // (no network), then imported, typechecked by a strict consumer, and run through its bin.
 import { execFileSync, spawnSync } from "node:child_process";
-import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ROOT } from "../helpers/cli.js";
-import { consumerLock, type Lockfile } from "../helpers/consumer-lock.js";
+import { installConsumer, NPX, npmEnv, packRepository, repoPackage, sh } from "../helpers/pack.js";
 import { tempDir, tempProject } from "../helpers/tmp.js";
 
-const pkg = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8"));
-const NPM = process.platform === "win32" ? "npm.cmd" : "npm";
-const NPX = process.platform === "win32" ? "npx.cmd" : "npx";
-
-/**
- * npm's environment for the child processes: the caller's, minus what `npm test` exported about
- * this repository (npm_package_*, npm_lifecycle_*, the local prefix), which would point a nested
- * npm back here. The cache location and the user's npmrc stay: the install reads that cache.
- */
-function npmEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) {
-    const key = k.toLowerCase();
-    if (key.startsWith("npm_") && !["npm_config_cache", "npm_config_userconfig"].includes(key)) continue;
-    env[k] = v;
-  }
-  return {
-    ...env,
-    npm_config_offline: "true",
-    npm_config_audit: "false",
-    npm_config_fund: "false",
-    ...extra,
-  };
-}
-
-function sh(cmd: string, args: string[], cwd: string, env = npmEnv()) {
-  const r = spawnSync(cmd, args, { cwd, env, encoding: "utf8", timeout: 180_000 });
-  if (r.status !== 0)
-    throw new Error(`${cmd} ${args.join(" ")} exited ${r.status}:\n${r.stdout}\n${r.stderr}`);
-  return r.stdout;
-}
+const pkg = repoPackage;
 
 /** The first ```ts block after the README's "## Library" heading. */
 function readmeLibraryExample(): string {
@@ -114,48 +83,16 @@ describe("the package as installed from npm pack", () => {
   let files: string[];
 
   beforeAll(() => {
-    if (!existsSync(path.join(ROOT, "dist", "src", "index.js")))
-      throw new Error("dist/ is missing: run `npm run build` (npm test builds before vitest)");
     const dir = tempDir("tp-pack-");
-    // --ignore-scripts: npm test has just built dist/, and prepare would build it again
-    const packed = JSON.parse(
-      sh(NPM, ["pack", "--json", "--ignore-scripts", "--pack-destination", dir], ROOT),
-    )[0] as { filename: string; files: Array<{ path: string }> };
-    files = packed.files.map((f) => f.path);
-
+    const packed = packRepository(dir);
+    files = packed.files;
     consumer = path.join(dir, "consumer");
-    mkdirSync(path.join(consumer, "src"), { recursive: true });
-    const tarball = readFileSync(path.join(dir, packed.filename));
-    writeFileSync(path.join(consumer, packed.filename), tarball);
-    const dependencies = {
+    installConsumer(consumer, packed, {
       ai: pkg.devDependencies.ai,
       "@openai/agents": pkg.devDependencies["@openai/agents"],
       zod: pkg.dependencies.zod,
       "@types/node": pkg.devDependencies["@types/node"],
-    };
-    const manifest = { ...pkg, dependencies: pkg.dependencies };
-    writeFileSync(
-      path.join(consumer, "package.json"),
-      JSON.stringify({
-        name: "consumer",
-        private: true,
-        type: "module",
-        dependencies: { ...dependencies, toolplane: `file:${packed.filename}` },
-      }),
-    );
-    const repoLock = JSON.parse(readFileSync(path.join(ROOT, "package-lock.json"), "utf8")) as Lockfile;
-    const lock = consumerLock({
-      repoLock,
-      name: "consumer",
-      dependencies,
-      packed: {
-        manifest,
-        file: packed.filename,
-        integrity: `sha512-${createHash("sha512").update(tarball).digest("base64")}`,
-      },
     });
-    writeFileSync(path.join(consumer, "package-lock.json"), JSON.stringify(lock, null, 2));
-    sh(NPM, ["ci", "--offline", "--no-audit", "--no-fund", "--loglevel=error"], consumer);
 
     writeFileSync(path.join(consumer, "tsconfig.json"), JSON.stringify(CONSUMER_TSCONFIG, null, 2));
     writeFileSync(path.join(consumer, "src", "weather.ts"), readmeLibraryExample());

@@ -2,6 +2,8 @@ import type { ToolCall } from "../../execute/types.js";
 import {
   createToolServer,
   generateToken,
+  type McpSessionTools,
+  type McpToolEntry,
   serveHttp,
   serveStdio,
   skillPrompts,
@@ -27,13 +29,6 @@ export const action = async (opts: ServeOptions) => {
   }
   const auth = chooseAuth(opts, port !== undefined);
   const plane = await openToolplane(opts);
-  // Every call goes through the execution host: permissions, validation, timeouts, limits, spill.
-  // An MCP client has its own approval UI, so asks are approved only with --yes.
-  const host = plane.host({
-    log: say,
-    ...(opts.yes ? { ask: async () => true } : {}),
-  });
-  const run = (call: ToolCall, signal: AbortSignal) => host.call(call, { signal });
   // Skills are watched like `skills --watch` does: a change reaches prompts/list (and tools/list
   // where it moves the tool set) with a list_changed notification, without a restart.
   try {
@@ -41,15 +36,26 @@ export const action = async (opts: ServeOptions) => {
   } catch (error) {
     say(`toolplane serve: skill roots are not watched (${(error as Error).message}); restart to see changes`);
   }
-  // MCP clients cap their tool lists too (Cursor 40, OpenAI 128 functions), so the server lists
-  // what a model would see: resident tools, tool_search when anything is deferred, then the tools
-  // it loaded (a load sends list_changed). A deferred tool is callable once tool_search loaded it.
+  // Each MCP session is a session of its own (its loaded tools, the files it read), and lists what
+  // `toolplane catalog --provider mcp` prints: MCP clients cap their tool lists too (Cursor 40,
+  // OpenAI 128 functions), so resident tools, tool_search when anything is deferred, then the tools
+  // it loaded (a load sends list_changed to that session). Every call goes through the execution
+  // host: permissions, validation, timeouts, limits, spill. An MCP client has its own approval UI,
+  // so asks are approved only with --yes.
+  const session = (): McpSessionTools => {
+    const own = plane.newSession();
+    const host = own.host({ log: say, ...(opts.yes ? { ask: async () => true } : {}) });
+    return {
+      list: async () => (await own.catalog("mcp")).tools as McpToolEntry[],
+      run: (call: ToolCall, signal: AbortSignal) => host.call(call, { signal }),
+      subscribe: (listener) => own.deferral.session.onLoad(() => listener()),
+    };
+  };
   const hub = await createToolServer({
-    tools: () => plane.modelTools(),
-    run,
+    session,
     prompts: async () => skillPrompts(await plane.skillsView()),
     subscribe: (listener) => {
-      const offTools = plane.onToolsChanged(listener);
+      const offTools = plane.tools.on("invalidated", listener);
       const offSkills = plane.skills.on("invalidated", () => listener());
       return () => {
         offTools();

@@ -47,6 +47,7 @@ export function ticketStatusTool(store: TicketStore) {
     },
     timeoutMs: 10_000,
     concurrencySafe: true,
+    annotations: { title: "Ticket status", readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     display: { title: "Ticket status", summarize: (args) => `ticket ${args.ticket_id}` },
     permission: { action: "ticket:read", patterns: (args) => [args.ticket_id] },
     selection: {

@@ -1,7 +1,13 @@
 import type { Ajv } from "ajv";
 import { defineTool } from "../../declare/define-tool.js";
 import { normaliseRawSchema } from "../../declare/json-schema.js";
-import type { AnyTool, JsonSchema, ModelContent, RenderedOutput } from "../../declare/types.js";
+import type {
+  AnyTool,
+  JsonSchema,
+  ModelContent,
+  RenderedOutput,
+  ToolAnnotations,
+} from "../../declare/types.js";
 import { limitsFrom } from "../../execute/limits.js";
 import { newAjv } from "../../util/ajv.js";
 import { DEFAULT_CALL_TIMEOUT_MS, type McpServerConfig, providerName } from "../config.js";
@@ -145,8 +151,34 @@ export function mcpTool(opts: McpToolOptions): AnyTool {
       patterns: () => [opts.qualifiedName],
     },
     display: { title: remote.title ?? hints.title ?? `${remote.name} (${server})` },
+    annotations: passedOnHints(hints, trusted),
     namespace: providerName(server),
   });
+}
+
+/**
+ * The hints `toolplane serve` passes on to its own clients: all of them from a trusted server;
+ * from any other only those that warn (not read-only, destructive, open-world), since a client
+ * may gate calls by them and an untrusted server's "harmless" must not loosen that.
+ */
+export function passedOnHints(
+  hints: NonNullable<RemoteTool["annotations"]>,
+  trusted: boolean,
+): ToolAnnotations {
+  const out: ToolAnnotations = {};
+  if (typeof hints.title === "string") out.title = hints.title;
+  const keep = (
+    key: "readOnlyHint" | "destructiveHint" | "idempotentHint" | "openWorldHint",
+    warns: boolean,
+  ) => {
+    const v = hints[key];
+    if (typeof v === "boolean" && (trusted || v === warns)) out[key] = v;
+  };
+  keep("readOnlyHint", false);
+  keep("destructiveHint", true);
+  keep("idempotentHint", false);
+  keep("openWorldHint", true);
+  return out;
 }
 
 /**

@@ -9,7 +9,7 @@ export { PROMPT_ARGUMENT, type PromptList, type PromptSource } from "./prompts.j
 export { SessionHub } from "./session.js";
 export { loadPromptText, skillPrompts } from "./skill-prompts.js";
 export { type StdioServeOptions, serveStdio } from "./stdio.js";
-export type { McpToolEntry, RunCall, ToolServerDeps } from "./surface.js";
+export type { McpSessionTools, McpToolEntry, RunCall, ToolServerDeps } from "./surface.js";
 
 /** The hub every transport serves from; `prime` records the lists so later changes are detected. */
 export async function createToolServer(deps: ToolServerDeps): Promise<SessionHub> {

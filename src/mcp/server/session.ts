@@ -1,35 +1,56 @@
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import type { ToolResult } from "../../execute/types.js";
 import { toMcpContent } from "../client/content.js";
 import { MCP_IMPLEMENTATION } from "../config.js";
 import { serverSdk } from "../sdk.js";
 import { promptListing, promptMessages } from "./prompts.js";
-import type { Surface, ToolServerDeps } from "./surface.js";
+import {
+  fingerprinted,
+  type McpSessionTools,
+  type McpToolEntry,
+  type Surface,
+  sessionFactory,
+  type ToolServerDeps,
+} from "./surface.js";
+
+/** One live MCP session: its SDK server, its tools, and the list it was last shown. */
+interface Live {
+  server: Server;
+  tools: McpSessionTools;
+  list: ReturnType<typeof fingerprinted> | undefined;
+  known: string | undefined;
+  off: (() => void) | undefined;
+}
 
 /**
- * Every live session of one `toolplane serve`, and the one watcher that tells them when the tool or
- * prompt list changed: change events are debounced, the lists recomputed, and list_changed sent
- * only when a list's fingerprint really moved (an invalidation that changes nothing is silent).
+ * Every live session of one `toolplane serve`, and the watcher that tells them when a list changed:
+ * change events are debounced, the lists recomputed, and list_changed sent only to the sessions
+ * whose list's fingerprint really moved (an invalidation that changes nothing is silent, and one
+ * session's tool_search load is news to that session alone).
  */
 export class SessionHub {
-  private readonly sessions = new Set<Server>();
+  private readonly sessions = new Map<Server, Live>();
+  private readonly newSession: () => McpSessionTools;
   private timer: NodeJS.Timeout | undefined;
   private unsubscribe: (() => void) | undefined;
-  private known: { tools?: string; prompts?: string } = {};
+  private knownPrompts: string | undefined;
   private settled: Promise<void> = Promise.resolve();
 
   constructor(private readonly surface: Surface) {
-    const deps = surface.deps;
-    this.unsubscribe = deps.subscribe?.(() => this.schedule());
+    this.newSession = sessionFactory(surface.deps);
+    this.unsubscribe = surface.deps.subscribe?.(() => {
+      for (const live of this.sessions.values()) live.list = undefined;
+      this.schedule();
+    });
   }
 
   get deps(): ToolServerDeps {
     return this.surface.deps;
   }
 
-  /** Records what the lists look like now, so later changes are measured against it. */
+  /** Records what the prompt list looks like now, so later changes are measured against it. */
   async prime(): Promise<void> {
-    this.known.tools = (await this.surface.toolList()).fingerprint;
-    this.known.prompts = (await this.surface.promptList()).fingerprint;
+    this.knownPrompts = (await this.surface.promptList()).fingerprint;
   }
 
   /** Resolves after the pending change check (if any) has run; for tests and shutdown. */
@@ -38,8 +59,8 @@ export class SessionHub {
   }
 
   /**
-   * A new SDK server for one session (stdio has one; HTTP has one per client session). The SDK is
-   * loaded by createToolServer, which made this hub.
+   * A new SDK server for one session (stdio has one; HTTP has one per client session), with its
+   * own tool state. The SDK is loaded by createToolServer, which made this hub.
    */
   open(): Server {
     const { Server, CallToolRequestSchema, ErrorCode, GetPromptRequestSchema, ListPromptsRequestSchema } =
@@ -48,18 +69,34 @@ export class SessionHub {
     const server = new Server(MCP_IMPLEMENTATION, {
       capabilities: { tools: { listChanged: true }, prompts: { listChanged: true } },
     });
+    const live: Live = {
+      server,
+      tools: this.newSession(),
+      list: undefined,
+      known: undefined,
+      off: undefined,
+    };
+    live.off = live.tools.subscribe?.(() => {
+      live.list = undefined;
+      this.schedule();
+    });
     const surface = this.surface;
-    server.setRequestHandler(ListToolsRequestSchema, async () => ({
-      tools: (await surface.toolList()).entries,
-    }));
+    const listOf = async () => {
+      live.list ??= fingerprinted(live.tools);
+      const list = await live.list;
+      live.known ??= list.fingerprint;
+      return list;
+    };
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [...(await listOf()).entries] }));
     server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       const call = {
         id: String(extra.requestId),
         tool: request.params.name,
         args: request.params.arguments ?? {},
       };
-      const result = await surface.deps.run(call, extra.signal);
-      return { content: toMcpContent(result.content), isError: result.isError };
+      const result = await live.tools.run(call, extra.signal);
+      const entry = (await listOf()).entries.find((e) => e.name === request.params.name);
+      return callResult(result, entry);
     });
     server.setRequestHandler(ListPromptsRequestSchema, async () => ({
       prompts: promptListing((await surface.promptList()).sources),
@@ -75,15 +112,19 @@ export class SessionHub {
       }
       return promptMessages(prompt, request.params.arguments);
     });
-    this.sessions.add(server);
-    server.onclose = () => this.sessions.delete(server);
+    this.sessions.set(server, live);
+    server.onclose = () => {
+      live.off?.();
+      this.sessions.delete(server);
+    };
     return server;
   }
 
   async close(): Promise<void> {
     clearTimeout(this.timer);
     this.unsubscribe?.();
-    await Promise.all([...this.sessions].map((s) => s.close().catch(() => {})));
+    await Promise.all([...this.sessions.keys()].map((s) => s.close().catch(() => {})));
+    for (const live of this.sessions.values()) live.off?.();
     this.sessions.clear();
   }
 
@@ -98,17 +139,40 @@ export class SessionHub {
   private async check(): Promise<void> {
     this.surface.reset();
     try {
-      const tools = (await this.surface.toolList()).fingerprint;
       const prompts = (await this.surface.promptList()).fingerprint;
-      const toolsMoved = tools !== this.known.tools;
-      const promptsMoved = prompts !== this.known.prompts;
-      this.known = { tools, prompts };
-      for (const session of this.sessions) {
-        if (toolsMoved) await session.sendToolListChanged().catch(() => {});
-        if (promptsMoved) await session.sendPromptListChanged().catch(() => {});
+      const promptsMoved = prompts !== this.knownPrompts;
+      this.knownPrompts = prompts;
+      for (const live of this.sessions.values()) {
+        live.list ??= fingerprinted(live.tools);
+        const tools = (await live.list).fingerprint;
+        const toolsMoved = live.known !== undefined && tools !== live.known;
+        live.known = tools;
+        if (toolsMoved) await live.server.sendToolListChanged().catch(() => {});
+        if (promptsMoved) await live.server.sendPromptListChanged().catch(() => {});
       }
     } catch (error) {
       this.deps.log?.(`toolplane serve: re-reading the tool set failed: ${(error as Error).message}`);
     }
   }
+}
+
+/**
+ * A ToolResult as an MCP CallToolResult: the content blocks, and for a tool listed with an
+ * outputSchema its canonical value as `structuredContent` (MCP 2025-06-18 requires one with the other).
+ */
+function callResult(result: ToolResult, entry: McpToolEntry | undefined) {
+  const out: { content: Array<Record<string, unknown>>; isError: boolean; structuredContent?: object } = {
+    content: toMcpContent(result.content),
+    isError: result.isError,
+  };
+  const value = result.value;
+  if (
+    !result.isError &&
+    entry?.outputSchema &&
+    value !== null &&
+    typeof value === "object" &&
+    !Array.isArray(value)
+  )
+    out.structuredContent = value;
+  return out;
 }

@@ -1,6 +1,7 @@
 import { projectTool } from "../../declare/project.js";
-import type { AnyTool } from "../../declare/types.js";
+import type { AnyTool, JsonSchema, ToolAnnotations } from "../../declare/types.js";
 import type { ToolCall, ToolResult } from "../../execute/types.js";
+import { mcpToolExtras } from "../../render/index.js";
 import { sha256 } from "../../util/hash.js";
 import type { PromptList, PromptSource } from "./prompts.js";
 import { promptListing } from "./prompts.js";
@@ -12,15 +13,23 @@ export interface McpToolEntry {
   name: string;
   description: string;
   inputSchema: Record<string, unknown>;
+  outputSchema?: JsonSchema;
+  annotations?: ToolAnnotations;
 }
 
-export interface ToolServerDeps {
-  /** The resolved tool set of the served scope, in registry order. */
-  tools(): Promise<readonly AnyTool[]>;
+/** One MCP session's tools: what it lists and how its calls run (its own loaded tools, its own reads). */
+export interface McpSessionTools {
+  /** The tools/list entries, in order. */
+  list(): Promise<readonly McpToolEntry[]>;
   run: RunCall;
+  /** Subscribes to changes of this session's list alone (a tool_search load); returns the unsubscribe. */
+  subscribe?(listener: () => void): () => void;
+}
+
+interface CommonDeps {
   /** Skills users may invoke; none when absent. */
   prompts?: PromptList;
-  /** Subscribes to change events (the registry's `invalidated`); returns the unsubscribe. */
+  /** Subscribes to changes every session sees (the registry's `invalidated`); returns the unsubscribe. */
   subscribe?(listener: () => void): () => void;
   /** Quiet time before a burst of changes becomes one list_changed. Default 100 ms. */
   debounceMs?: number;
@@ -28,37 +37,48 @@ export interface ToolServerDeps {
 }
 
 /**
- * What the server shows, computed once per change and shared by every session: the tools/list
- * entries (the projection only: name, description, inputSchema) and a fingerprint of each list.
+ * What the server serves: either a session factory (each client its own state: `toolplane serve`)
+ * or one tool list and one run shared by every session.
  */
-export class Surface {
-  private tools: Promise<{ entries: McpToolEntry[]; fingerprint: string }> | undefined;
-  private prompts: Promise<{ sources: readonly PromptSource[]; fingerprint: string }> | undefined;
+export type ToolServerDeps = CommonDeps &
+  (
+    | { session(): McpSessionTools }
+    | {
+        /** The resolved tool set of the served scope, in registry order. */
+        tools(): Promise<readonly AnyTool[]>;
+        run: RunCall;
+      }
+  );
 
+/** The session factory of either form of deps. */
+export function sessionFactory(deps: ToolServerDeps): () => McpSessionTools {
+  if ("session" in deps) return () => deps.session();
   // Tools are frozen, so a tool's entry never changes: after a change only new tools are projected.
-  private readonly entries = new WeakMap<AnyTool, McpToolEntry>();
+  const entries = new WeakMap<AnyTool, McpToolEntry>();
+  const shared: McpSessionTools = {
+    list: async () =>
+      (await deps.tools()).map((tool) => {
+        let entry = entries.get(tool);
+        if (!entry) {
+          entry = toEntry(tool);
+          entries.set(tool, entry);
+        }
+        return entry;
+      }),
+    run: deps.run,
+  };
+  return () => shared;
+}
+
+/** The prompt list, computed once per change and shared by every session, with its fingerprint. */
+export class Surface {
+  private prompts: Promise<{ sources: readonly PromptSource[]; fingerprint: string }> | undefined;
 
   constructor(readonly deps: ToolServerDeps) {}
 
-  /** Drops the cached lists; the next read recomputes them. */
+  /** Drops the cached list; the next read recomputes it. */
   reset(): void {
-    this.tools = undefined;
     this.prompts = undefined;
-  }
-
-  toolList() {
-    this.tools ??= this.deps.tools().then((tools) => {
-      const entries = tools.map((tool) => {
-        let entry = this.entries.get(tool);
-        if (!entry) {
-          entry = toEntry(tool);
-          this.entries.set(tool, entry);
-        }
-        return entry;
-      });
-      return { entries, fingerprint: sha256(JSON.stringify(entries)) };
-    });
-    return this.tools;
   }
 
   promptList() {
@@ -70,9 +90,23 @@ export class Surface {
   }
 }
 
+/** A tool list with the fingerprint list_changed is decided by. */
+export async function fingerprinted(tools: McpSessionTools) {
+  const entries = await tools.list();
+  return { entries, fingerprint: sha256(JSON.stringify(entries)) };
+}
+
 /** The allowlist copy; `$schema` is dropped like every other provider adapter drops it. */
 function toEntry(tool: AnyTool): McpToolEntry {
   const projection = projectTool(tool);
   const { $schema: _dialect, ...inputSchema } = projection.parameters;
-  return { name: projection.name, description: projection.description, inputSchema };
+  return {
+    name: projection.name,
+    description: projection.description,
+    inputSchema,
+    ...mcpToolExtras({
+      outputSchema: tool.outputSchema,
+      ...(tool.host.annotations ? { annotations: tool.host.annotations } : {}),
+    }),
+  };
 }

@@ -1,5 +1,7 @@
+import type { JsonSchema, ToolAnnotations } from "../../declare/types.js";
 import { toMcp } from "../schema/mcp.js";
 import { NAME_RULES } from "../schema/names.js";
+import { dropSafeIntegerBounds } from "../schema/safe-bounds.js";
 import type { ProviderAdapter } from "../types.js";
 
 /** MCP `tools/list` entries: `{name, description, inputSchema}`. */
@@ -9,3 +11,39 @@ export const mcp: ProviderAdapter = {
   convert: toMcp,
   wire: ({ name, description, converted }) => ({ name, description, inputSchema: converted.schema }),
 };
+
+/** The parts of a tool MCP lists beside name, description and inputSchema. */
+export interface McpToolFacts {
+  outputSchema: JsonSchema;
+  annotations?: Readonly<ToolAnnotations>;
+}
+
+/**
+ * `outputSchema` and `annotations` of an MCP `tools/list` entry (2025-06-18). MCP requires an
+ * object at the output schema's root and structured results that match it: a union of objects
+ * says `type: "object"` at its root, and an output that is not an object (a string, an array, a
+ * union with other branches) gets no outputSchema, and its results no structuredContent. Safe-integer bounds are dropped as in the input schema. Pure.
+ */
+export function mcpToolExtras(facts: McpToolFacts): {
+  outputSchema?: JsonSchema;
+  annotations?: ToolAnnotations;
+} {
+  const out: { outputSchema?: JsonSchema; annotations?: ToolAnnotations } = {};
+  const root = facts.outputSchema;
+  const branches = root.oneOf ?? root.anyOf;
+  if (root.type === "object") out.outputSchema = dropSafeIntegerBounds(root);
+  else if (
+    root.type === undefined &&
+    Array.isArray(branches) &&
+    branches.length > 0 &&
+    branches.every((b) => typeof b === "object" && b !== null && (b as JsonSchema).type === "object")
+  ) {
+    // a union of objects is an object: saying so at the root is what MCP asks, and changes nothing
+    const { $schema, ...rest } = dropSafeIntegerBounds(root);
+    out.outputSchema = { ...($schema !== undefined ? { $schema } : {}), type: "object", ...rest };
+  }
+  // display.title is not read: display is host-only (a UI's), annotations are what a tool publishes
+  if (facts.annotations && Object.keys(facts.annotations).length > 0)
+    out.annotations = { ...facts.annotations };
+  return out;
+}
