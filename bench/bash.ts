@@ -6,7 +6,7 @@ import { performance } from "node:perf_hooks";
 import { ExecutionHost, newToolSession, SpillStore } from "../src/execute/index.js";
 import { bashNeeds } from "../src/tools/bash/needs.js";
 import { bashParser } from "../src/tools/bash/parser.js";
-import { bashTool } from "../src/tools/bash.js";
+import { bashTool } from "../src/tools/bash/tool.js";
 import { sandboxSupport } from "../src/tools/sandbox/bwrap.js";
 import { emit, type Figure, median, round } from "./lib.js";
 

@@ -6,10 +6,10 @@ import { fileURLToPath } from "node:url";
 import { rgPath } from "@vscode/ripgrep";
 import { CONFIG_KEYS } from "../src/config/index.js";
 import { ExecutionHost, SpillStore } from "../src/execute/index.js";
-import { glob } from "../src/tools/glob.js";
-import { grep } from "../src/tools/grep.js";
+import { glob } from "../src/tools/glob/tool.js";
+import { grep } from "../src/tools/grep/tool.js";
 import { builtinFileTools } from "../src/tools/index.js";
-import { GREP_MAX_MATCHES } from "../src/tools/limits.js";
+import { GREP_MAX_MATCHES } from "../src/tools/shared/limits.js";
 import { emit, type Figure, median, peakRssMiB, round, timeRuns } from "./lib.js";
 import { peerGrep } from "./peer.js";
 

@@ -17,4 +17,4 @@ export {
   SKILL_TOOL_DESCRIPTION,
   type SkillToolValue,
   skillTool,
-} from "./tools/skill.js";
+} from "./tools/skill/tool.js";

@@ -17,7 +17,7 @@ import {
   type ProviderName,
   RenderMemo,
 } from "../render/index.js";
-import type { SessionDeferral, SessionPlan } from "./deferral.js";
+import type { SessionPlan } from "./deferral.js";
 
 /** The catalog budget from the assembly keys. */
 export function budgetFrom(config: Pick<Config, "get">): BudgetSettings {
@@ -32,7 +32,8 @@ export interface CatalogRequest {
   provider: ProviderName;
   /** This session's residency plan for the visible tools. */
   planned: SessionPlan;
-  deferral: SessionDeferral;
+  /** A tool of the plan by name (tool_search included). */
+  toolNamed: (name: string) => AnyTool;
   skills: { name: string; description: string }[];
   budget: BudgetSettings;
   /** `defer.native`: use the provider's own tool search where it has one. */
@@ -58,9 +59,9 @@ export class CatalogAssembler {
    * before them do not move. Only tools sent in full are projected: a deferred tool's schema is
    * never built for the names form.
    */
-  render(req: CatalogRequest): Catalog {
+  render(req: CatalogRequest): { catalog: Catalog; form: DeferralReport["form"]; trigger: string } {
     const { plan, trigger } = req.planned;
-    const toolNamed = (n: string) => req.deferral.toolNamed(n);
+    const toolNamed = req.toolNamed;
     const native = plan.deferred.length > 0 && req.nativeWanted && hasNativeToolSearch(req.provider);
     const resident = native ? plan.resident.filter((n) => n !== TOOL_SEARCH_NAME) : plan.resident;
     const tools = resident.map((n) => this.projection(toolNamed(n)));
@@ -85,10 +86,14 @@ export class CatalogAssembler {
       incomplete: req.incomplete,
     });
     const form: DeferralReport["form"] = plan.deferred.length === 0 ? "none" : native ? "native" : "names";
-    // a new report object: the renderer keeps its own catalog for the next incremental render
-    const report = { ...catalog.report, deferral: req.deferral.report(form, trigger) };
-    if (req.provider !== "mcp") return { ...catalog, report };
-    return { ...catalog, tools: this.withMcpExtras(catalog, resident.map(toolNamed)), report };
+    // the caller records the form with the session's deferral and adds its report: the way runs
+    // one direction, from the plan to the rendering
+    if (req.provider !== "mcp") return { catalog, form, trigger };
+    return {
+      catalog: { ...catalog, tools: this.withMcpExtras(catalog, resident.map(toolNamed)) },
+      form,
+      trigger,
+    };
   }
 
   /**

@@ -14,14 +14,9 @@ import {
 } from "../defer/index.js";
 import type { DeferralReport, ResidencyMove } from "../render/index.js";
 import { type MarkRules, markOf } from "./marks.js";
+import type { VisibleTool } from "./visibility.js";
 
-/** A tool the model may see here, with the namespace and the provider it was registered under. */
-export interface VisibleTool {
-  tool: AnyTool;
-  namespace: string;
-  /** The registry provider's name (`builtin`, `mcp:github`, `module:tools.js`, ...). */
-  provider: string;
-}
+export type { VisibleTool } from "./visibility.js";
 
 /** The `defer.*` keys plus where the tools' deferral marks come from. */
 export type SessionDeferConfig = DeferConfig & { marks?: MarkRules };

@@ -1,7 +1,7 @@
 import type { Config } from "../config/index.js";
 import type { DeferMark } from "../defer/index.js";
 import { providerName } from "../mcp/config.js";
-import type { VisibleTool } from "./deferral.js";
+import type { VisibleTool } from "./visibility.js";
 
 /**
  * The registry provider of the built-in tools (`builtinProvider` in src/tools: read, grep, glob,

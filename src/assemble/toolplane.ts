@@ -30,7 +30,7 @@ import {
 } from "../register/index.js";
 import type { BudgetSettings, ProviderName } from "../render/index.js";
 import { builtinProvider } from "../tools/index.js";
-import { skillTool } from "../tools/skill.js";
+import { skillTool } from "../tools/skill/tool.js";
 import type { ProgressFactory } from "../util/progress.js";
 import { budgetFrom, CatalogAssembler } from "./catalog.js";
 import {
@@ -57,7 +57,7 @@ export type { DeferralExplanation } from "./deferral.js";
 export type { HostRequest } from "./host.js";
 export type { AssembledCatalog, ReportedProblem } from "./problems.js";
 
-/** The built-in skill tool's name (src/tools/skill.ts). */
+/** The built-in skill tool's name (src/tools/skill/tool.ts). */
 const SKILL_TOOL = "skill";
 
 export interface ToolplaneOptions extends LoadOptions {
@@ -329,10 +329,10 @@ export class Toolplane {
     const snapshot = await this.toolSnapshot();
     const planned = await this.planFor(this.visible(snapshot));
     const view = await this.skillsView();
-    const catalog = this.catalogs.render({
+    const { catalog, form, trigger } = this.catalogs.render({
       provider,
       planned,
-      deferral: this.deferral,
+      toolNamed: (n) => this.deferral.toolNamed(n),
       skills: view.skills
         .filter((s) => s.modelVisible)
         .map((s) => ({ name: s.name, description: s.description })),
@@ -340,7 +340,9 @@ export class Toolplane {
       nativeWanted: this.config.get("defer.native") as boolean,
       incomplete: snapshot.incomplete || view.incomplete,
     });
-    return { ...catalog, problems: reportProblems(snapshot.problems, view.providerProblems) };
+    // a new report object: the renderer keeps its own catalog for the next incremental render
+    const report = { ...catalog.report, deferral: this.deferral.report(form, trigger) };
+    return { ...catalog, report, problems: reportProblems(snapshot.problems, view.providerProblems) };
   }
 
   /** The catalog budget from the assembly keys. */

@@ -2,7 +2,14 @@ import type { AnyTool } from "../declare/types.js";
 import { TOOL_SEARCH_NAME } from "../defer/index.js";
 import { deniedOutright, type SourcedRule } from "../permissions/index.js";
 import type { Resolved, Snapshot } from "../register/index.js";
-import type { VisibleTool } from "./deferral.js";
+
+/** A tool the model may see here, with the namespace and the provider it was registered under. */
+export interface VisibleTool {
+  tool: AnyTool;
+  namespace: string;
+  /** The registry provider's name (`builtin`, `mcp:github`, `module:tools.js`, ...). */
+  provider: string;
+}
 
 /** The permission namespace of tools toolplane itself adds to a session (tool_search). */
 export const SESSION_NAMESPACE = "toolplane";

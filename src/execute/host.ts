@@ -4,95 +4,40 @@ import {
   type Decision,
   deniedOutright,
   evaluatePermission,
-  type PermissionPolicy,
   type PermissionRequest,
 } from "../permissions/evaluate.js";
 import { buildPermissionRequests, type RequestEnv } from "../permissions/request.js";
 import { nearest } from "../util/nearest.js";
 import { explainIssues, parseArgs, unknownFields } from "./args.js";
 import { OutputCollector } from "./collector.js";
-import { OutputTooLargeError } from "./errors.js";
-import { limitErrorText, limitsFrom, limitText, type ResultLimits } from "./limits.js";
+import {
+  asFailure,
+  CallFailure,
+  describeRunError,
+  messageOf,
+  runWithTimeout,
+  stoppedForOutput,
+} from "./failure.js";
+import type { AskRequest, HostOptions, HostTool, HostToolSet, RunOptions } from "./host-types.js";
+import { limitsFrom, limitText, type ResultLimits } from "./limits.js";
 import { pathAccess } from "./path-access.js";
 import { chooseTimeout, planGroups, runPool } from "./schedule.js";
 import { newToolSession } from "./session.js";
-import type { SpillStore } from "./spill.js";
-import type { ToolCall, ToolErrorCode, ToolResult } from "./types.js";
+import type { ToolCall, ToolResult } from "./types.js";
 
-/** A tool the host may run, with the permission namespace it was registered under. */
-export interface HostTool {
-  tool: AnyTool;
-  namespace: string;
-}
+export type {
+  AskCallback,
+  AskRequest,
+  DecisionEvent,
+  HostOptions,
+  HostTool,
+  HostToolSet,
+  RunOptions,
+} from "./host-types.js";
 
-/** The tools of the current scope, read once per turn. */
-export interface HostToolSet {
-  tools: readonly HostTool[];
-  /** Names that exist but may not be called here, with why (shown to the model). */
-  withheld?: ReadonlyArray<{ name: string; reason: string; code?: ToolErrorCode }>;
-}
+import { failed, ok } from "./result.js";
 
-export interface AskRequest {
-  call: ToolCall;
-  tool: string;
-  /** The decision to approve; when several requests of the call ask, its message names them all. */
-  decision: Decision;
-  /** The first request that asks. */
-  request: PermissionRequest;
-  /** Every request of this call that asks (a shell command's commands and writes), approved together. */
-  pending?: ReadonlyArray<{ request: PermissionRequest; decision: Decision }>;
-}
-
-/** One permission decision the host made for a call (what a UI shows as the call's trace). */
-export interface DecisionEvent {
-  call: ToolCall;
-  tool: string;
-  /** Absent when the tool itself is denied outright, before its arguments are read. */
-  request?: PermissionRequest;
-  decision: Decision;
-}
-
-/** Decides an `ask`: true runs the call. Asks are put one at a time, never two prompts at once. */
-export type AskCallback = (ask: AskRequest) => boolean | Promise<boolean>;
-
-export interface HostOptions {
-  tools: () => HostToolSet | Promise<HostToolSet>;
-  /** Run-time configuration by dotted key (tools.*, results.*). */
-  config: Readonly<Record<string, unknown>>;
-  policy: PermissionPolicy;
-  cwd: string;
-  workspace: string;
-  /** Directories inside the boundary besides the workspace (the spill store is added itself). */
-  extraRoots?: readonly string[];
-  spill: SpillStore;
-  /** Without one, every `ask` is denied. */
-  ask?: AskCallback;
-  /** Sees each permission decision as it is made; it cannot change one. */
-  onDecision?: (event: DecisionEvent) => void;
-  log?: (line: string) => void;
-  /** The tool the model uses to page through a spilled result. */
-  readTool?: string;
-  /** State the session's calls share (what read returned, the shell's directory); default: a fresh one. */
-  session?: ToolSession;
-}
-
-export interface RunOptions {
-  /** Aborts every call of the turn (the user pressed stop). */
-  signal?: AbortSignal;
-}
-
-/** Longest unknown tool name echoed back whole (tool names are at most 64 characters). */
 const MAX_NAME_ECHO = 256;
-
-class CallFailure extends Error {
-  constructor(
-    readonly code: ToolErrorCode,
-    message: string,
-    readonly partial?: { text: string; spillPath?: string },
-  ) {
-    super(message);
-  }
-}
 
 /**
  * Runs one turn's tool calls and returns what the model gets back, in call order. Every failure
@@ -407,71 +352,6 @@ export class ExecutionHost {
   }
 }
 
-/** Runs fn under a timeout and the turn's signal; a tool that ignores its signal is abandoned. */
-async function runWithTimeout<T>(
-  fn: () => T | Promise<T>,
-  controller: AbortController,
-  ms: number,
-  turnSignal: AbortSignal | undefined,
-): Promise<T> {
-  const onTurnAbort = () => controller.abort(turnSignal?.reason ?? new Error("aborted"));
-  if (turnSignal?.aborted) onTurnAbort();
-  turnSignal?.addEventListener("abort", onTurnAbort, { once: true });
-  const timer = setTimeout(() => controller.abort(new TimeoutSignal()), ms);
-  let onAbort: (() => void) | undefined;
-  const aborted = new Promise<never>((_, reject) => {
-    onAbort = () => reject(controller.signal.reason);
-    if (controller.signal.aborted) onAbort();
-    else controller.signal.addEventListener("abort", onAbort, { once: true });
-  });
-  try {
-    return await Promise.race([Promise.resolve().then(fn), aborted]);
-  } finally {
-    clearTimeout(timer);
-    turnSignal?.removeEventListener("abort", onTurnAbort);
-    if (onAbort) controller.signal.removeEventListener("abort", onAbort);
-    aborted.catch(() => {});
-  }
-}
-
-class TimeoutSignal extends Error {
-  constructor() {
-    super("timed out");
-    this.name = "TimeoutError";
-  }
-}
-
-/** True when the host itself stopped the tool because its output reached results.spillMaxBytes. */
-function stoppedForOutput(controller: AbortController): boolean {
-  const reason = controller.signal.reason;
-  return controller.signal.aborted && reason instanceof CallFailure && reason.code === "output_too_large";
-}
-
-function describeRunError(
-  error: unknown,
-  tool: string,
-  timeout: { ms: number; source: string },
-  controller: AbortController,
-  turnSignal: AbortSignal | undefined,
-  partial: { text: string; spillPath?: string } | undefined,
-): CallFailure {
-  const reason = controller.signal.aborted ? controller.signal.reason : undefined;
-  if (reason instanceof TimeoutSignal) {
-    return new CallFailure(
-      "timeout",
-      `${tool} did not finish within ${timeout.ms} ms (${timeout.source}) and was stopped. ` +
-        "Try a smaller or narrower request.",
-      partial,
-    );
-  }
-  if (turnSignal?.aborted)
-    return new CallFailure("aborted", `${tool} was stopped: the turn was cancelled.`, partial);
-  if (error instanceof OutputTooLargeError)
-    return new CallFailure("output_too_large", `${tool}: ${error.message}`);
-  if (error instanceof CallFailure) return error;
-  return new CallFailure("tool_error", `${tool} failed: ${messageOf(error)}`, partial);
-}
-
 function inlineCollected(text: string) {
   const buf = Buffer.from(text, "utf8");
   return {
@@ -484,64 +364,6 @@ function inlineCollected(text: string) {
     stopped: false,
     dropped: false,
   };
-}
-
-function ok(
-  call: ToolCall,
-  tool: string,
-  content: ModelContent[],
-  truncated: boolean,
-  spillPath?: string,
-): ToolResult {
-  const result: ToolResult = { tool, isError: false, content, truncated };
-  if (call.id !== undefined) result.id = call.id;
-  if (spillPath !== undefined) result.spillPath = spillPath;
-  return withIdFirst(result);
-}
-
-/**
- * An error result. Its text obeys the result limits like any other (every line within
- * results.lineMaxChars, the whole within results.inlineMaxBytes), and a cut says so: a call with
- * 100,000 unknown fields gets the first ones and a count, not megabytes of issues.
- */
-function failed(call: ToolCall, tool: string, failure: CallFailure, limits: ResultLimits): ToolResult {
-  const full = failure.partial
-    ? `${failure.message}\n[partial output before it stopped:]\n${failure.partial.text}`
-    : failure.message;
-  const text = limitErrorText(full, limits);
-  const message = failure.partial ? limitErrorText(failure.message, limits) : text;
-  const result: ToolResult = {
-    tool,
-    isError: true,
-    content: [{ type: "text", text: text.text }],
-    truncated: failure.partial !== undefined || text.cut,
-    error: { code: failure.code, message: message.text },
-  };
-  if (call.id !== undefined) result.id = call.id;
-  if (failure.partial?.spillPath) result.spillPath = failure.partial.spillPath;
-  return withIdFirst(result);
-}
-
-/** Same field order every time: same inputs, same bytes. */
-function withIdFirst(r: ToolResult): ToolResult {
-  const out: ToolResult =
-    r.id !== undefined
-      ? { id: r.id, tool: r.tool, isError: r.isError, content: r.content, truncated: r.truncated }
-      : { tool: r.tool, isError: r.isError, content: r.content, truncated: r.truncated };
-  if (r.nextOffset !== undefined) out.nextOffset = r.nextOffset;
-  if (r.spillPath !== undefined) out.spillPath = r.spillPath;
-  if (r.error !== undefined) out.error = r.error;
-  return out;
-}
-
-function asFailure(error: unknown): CallFailure {
-  if (error instanceof CallFailure) return error;
-  return new CallFailure("tool_error", `the host could not run the call: ${messageOf(error)}`);
-}
-
-function messageOf(error: unknown): string {
-  if (error instanceof Error) return error.message || error.name;
-  return typeof error === "string" ? error : (JSON.stringify(error) ?? String(error));
 }
 
 function numberOr(v: unknown, fallback: number): number {

@@ -1,7 +1,8 @@
 export { adapterFor, renderTool, supportedProviders } from "./adapters.js";
 export { CUT_MARKER, cutText, waterFill } from "./budget.js";
 export { restoreCall } from "./calls.js";
-export { type BudgetSettings, CatalogRenderer, type RenderInput, renderCatalog } from "./catalog.js";
+export { type BudgetSettings, type RenderInput, renderCatalog } from "./catalog.js";
+export { CatalogRenderer } from "./incremental.js";
 export { RenderMemo } from "./memo.js";
 export { type McpToolFacts, mcpToolExtras } from "./providers/mcp.js";
 export { toAnthropic } from "./schema/anthropic.js";

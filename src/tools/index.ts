@@ -1,20 +1,20 @@
 import type { AnyTool } from "../declare/types.js";
 import type { Provider } from "../register/types.js";
 import type { ProgressFactory } from "../util/progress.js";
-import { bashTool } from "./bash.js";
-import { editTool } from "./edit.js";
-import { globTool } from "./glob.js";
-import { grepTool } from "./grep.js";
-import { readTool } from "./read.js";
-import { writeTool } from "./write.js";
+import { bashTool } from "./bash/tool.js";
+import { editTool } from "./edit/edit.js";
+import { writeTool } from "./edit/write.js";
+import { globTool } from "./glob/tool.js";
+import { grepTool } from "./grep/tool.js";
+import { readTool } from "./read/tool.js";
 
-export { bashTool, runBash } from "./bash.js";
-export { editFile, editTool } from "./edit.js";
-export { glob, globTool } from "./glob.js";
-export { grep, grepTool } from "./grep.js";
-export { readPath, readTool } from "./read.js";
+export { bashTool, runBash } from "./bash/tool.js";
+export { editFile, editTool } from "./edit/edit.js";
+export { writeFile, writeTool } from "./edit/write.js";
+export { glob, globTool } from "./glob/tool.js";
+export { grep, grepTool } from "./grep/tool.js";
+export { readPath, readTool } from "./read/tool.js";
 export { sandboxSupport } from "./sandbox/bwrap.js";
-export { writeFile, writeTool } from "./write.js";
 
 export interface BuiltinOptions {
   /** Progress of long searches, for people (a CLI passes one that draws on a terminal only). */

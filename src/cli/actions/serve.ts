@@ -9,9 +9,9 @@ import {
   skillPrompts,
   tokenProblem,
 } from "../../mcp/server/index.js";
-import { TOKEN_VARIABLE } from "../commands/serve.js";
 import { type CommonOptions, say, UsageError } from "../common.js";
 import { openToolplane } from "../open.js";
+import { TOKEN_VARIABLE } from "../serve-token.js";
 
 interface ServeOptions extends CommonOptions {
   http?: string;

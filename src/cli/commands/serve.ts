@@ -1,8 +1,6 @@
 import type { Command } from "commander";
 import { examples, lazyAction, withCommon } from "../common.js";
-
-/** Where `serve --http` reads its bearer token from when --token is not given. */
-export const TOKEN_VARIABLE = "TOOLPLANE_SERVE_TOKEN";
+import { TOKEN_VARIABLE } from "../serve-token.js";
 
 export function serveCommand(program: Command): void {
   const cmd = program

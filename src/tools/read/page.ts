@@ -1,5 +1,5 @@
 import type { FileHandle } from "node:fs/promises";
-import { cutToFit, lineCutMarker, lineCutMarkerMax } from "../line-cut.js";
+import { cutToFit, lineCutMarker, lineCutMarkerMax } from "../shared/line-cut.js";
 import { BLOCK_BYTES, withBlock } from "./blocks.js";
 import { newlineUnit } from "./line-index.js";
 import type { TextEncoding } from "./sniff.js";

@@ -2,65 +2,30 @@ import { type BigIntStats, constants, type Stats } from "node:fs";
 import { type FileHandle, open, readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import type { ToolContext } from "../../declare/types.js";
-import { describeFsError, FileToolError, specialKind } from "../errors.js";
-import { recordRead } from "../file-state.js";
-import { configInt, LINE_MAX_CHARS, MEDIA_MAX_BYTES, READ_MAX_BYTES, READ_MAX_LINES } from "../limits.js";
-import { verifyOpened } from "../opened-path.js";
-import { type PathContext, workspacePath } from "../workspace-path.js";
+import { describeFsError, FileToolError, specialKind } from "../shared/errors.js";
+import { recordRead } from "../shared/file-state.js";
+import {
+  configInt,
+  LINE_MAX_CHARS,
+  MEDIA_MAX_BYTES,
+  READ_MAX_BYTES,
+  READ_MAX_LINES,
+} from "../shared/limits.js";
+import { verifyOpened } from "../shared/opened-path.js";
+import { type PathContext, workspacePath } from "../shared/workspace-path.js";
 import { listDirectory } from "./directory.js";
 import { cachedFacts, type FileFacts, fileVersion, storeFacts } from "./index-cache.js";
 import { loadSidecar, SIDECAR_MIN_BYTES, saveSidecar } from "./index-store.js";
 import { LineIndex } from "./line-index.js";
 import { readPage } from "./page.js";
 import { footerReserve, rowPrefix } from "./render.js";
-import { sniffFile, type TextEncoding } from "./sniff.js";
+import { sniffFile } from "./sniff.js";
+import type { DirectoryPage, ReadArgs, ReadValue } from "./value.js";
 
 // The reader itself, apart from its declaration: it needs no schema library, so an embedder (or
 // the benchmark) that only reads files does not load zod and ajv.
 
-export interface ReadArgs {
-  path: string;
-  offset?: number | undefined;
-  limit?: number | undefined;
-}
-
-export interface TextPage {
-  kind: "file";
-  path: string;
-  encoding: TextEncoding;
-  offset: number;
-  lines: string[];
-  /** Line numbers cut at the line limit. */
-  cutLines: number[];
-  /** Line numbers that ended in CRLF. */
-  crlfLines: number[];
-  /** On the last page: whether the file ends with a newline. */
-  endsWithNewline?: boolean;
-  totalLines?: number;
-  nextOffset?: number;
-}
-
-export interface DirectoryPage {
-  kind: "directory";
-  path: string;
-  offset: number;
-  entries: string[];
-  totalEntries: number;
-  nextOffset?: number;
-  /** Only when entries were left out because the permission rules deny them: how many. */
-  withheld?: number;
-}
-
-export interface MediaValue {
-  kind: "media";
-  path: string;
-  mimeType: string;
-  bytes: number;
-  /** base64 */
-  data: string;
-}
-
-export type ReadValue = TextPage | DirectoryPage | MediaValue;
+export type { DirectoryPage, MediaValue, ReadArgs, ReadValue, TextPage } from "./value.js";
 
 export async function readPath(
   args: ReadArgs,

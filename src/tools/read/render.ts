@@ -1,5 +1,5 @@
 import type { ModelContent, RenderedOutput } from "../../declare/types.js";
-import type { ReadValue } from "./read-path.js";
+import type { ReadValue } from "./value.js";
 
 /** What a page row starts with: its line (or entry) number and a tab. */
 export function rowPrefix(n: number): string {

@@ -1,6 +1,6 @@
 import { isUtf8 } from "node:buffer";
 import type { FileHandle } from "node:fs/promises";
-import { SNIFF_BYTES } from "../limits.js";
+import { SNIFF_BYTES } from "../shared/limits.js";
 
 export type TextEncoding = "utf-8" | "utf-8-bom" | "utf-16le" | "utf-16be" | "latin1";
 

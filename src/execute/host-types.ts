@@ -1,0 +1,69 @@
+// What a harness gives the execution host and gets from it (the host itself is host.ts).
+import type { AnyTool, ToolSession } from "../declare/types.js";
+import type { Decision, PermissionPolicy, PermissionRequest } from "../permissions/evaluate.js";
+import type { SpillStore } from "./spill.js";
+import type { ToolCall, ToolErrorCode } from "./types.js";
+
+/** A tool the host may run, with the permission namespace it was registered under. */
+export interface HostTool {
+  tool: AnyTool;
+  namespace: string;
+}
+
+/** The tools of the current scope, read once per turn. */
+export interface HostToolSet {
+  tools: readonly HostTool[];
+  /** Names that exist but may not be called here, with why (shown to the model). */
+  withheld?: ReadonlyArray<{ name: string; reason: string; code?: ToolErrorCode }>;
+}
+
+export interface AskRequest {
+  call: ToolCall;
+  tool: string;
+  /** The decision to approve; when several requests of the call ask, its message names them all. */
+  decision: Decision;
+  /** The first request that asks. */
+  request: PermissionRequest;
+  /** Every request of this call that asks (a shell command's commands and writes), approved together. */
+  pending?: ReadonlyArray<{ request: PermissionRequest; decision: Decision }>;
+}
+
+/** One permission decision the host made for a call (what a UI shows as the call's trace). */
+export interface DecisionEvent {
+  call: ToolCall;
+  tool: string;
+  /** Absent when the tool itself is denied outright, before its arguments are read. */
+  request?: PermissionRequest;
+  decision: Decision;
+}
+
+/** Decides an `ask`: true runs the call. Asks are put one at a time, never two prompts at once. */
+export type AskCallback = (ask: AskRequest) => boolean | Promise<boolean>;
+
+export interface HostOptions {
+  tools: () => HostToolSet | Promise<HostToolSet>;
+  /** Run-time configuration by dotted key (tools.*, results.*). */
+  config: Readonly<Record<string, unknown>>;
+  policy: PermissionPolicy;
+  cwd: string;
+  workspace: string;
+  /** Directories inside the boundary besides the workspace (the spill store is added itself). */
+  extraRoots?: readonly string[];
+  spill: SpillStore;
+  /** Without one, every `ask` is denied. */
+  ask?: AskCallback;
+  /** Sees each permission decision as it is made; it cannot change one. */
+  onDecision?: (event: DecisionEvent) => void;
+  log?: (line: string) => void;
+  /** The tool the model uses to page through a spilled result. */
+  readTool?: string;
+  /** State the session's calls share (what read returned, the shell's directory); default: a fresh one. */
+  session?: ToolSession;
+}
+
+export interface RunOptions {
+  /** Aborts every call of the turn (the user pressed stop). */
+  signal?: AbortSignal;
+}
+
+/** Longest unknown tool name echoed back whole (tool names are at most 64 characters). */

@@ -1,0 +1,189 @@
+import path from "node:path";
+import { z } from "zod";
+import { defineTool } from "../../declare/index.js";
+import type { OutputStream, RenderedOutput, ToolContext } from "../../declare/types.js";
+import { sandboxSupport } from "../sandbox/bwrap.js";
+import { protectedBinds, removeCreated } from "../sandbox/protect.js";
+import { keepShellCwd, resetShellCwd, shellCwd } from "./cwd.js";
+import { shellEnvironment } from "./environment.js";
+import { bashNeeds, sandboxFor, writesInto } from "./needs.js";
+import { pidNamespacePrefix } from "./reap.js";
+import { runShell } from "./run.js";
+
+export const bashParameters = z.object({
+  command: z.string().min(1).describe("The command line to run with bash"),
+  description: z.string().optional().describe("What the command does, in a few words (shown to the user)"),
+});
+export type BashArgs = z.output<typeof bashParameters>;
+
+export const bashOutput = z.object({
+  /** null when a signal ended it. */
+  exitCode: z.number().int().nullable(),
+  signal: z.string().optional(),
+  /** The shell's directory after the command, relative to the workspace ("." for its root). */
+  cwd: z.string(),
+  /** Set when the command left the workspace: the next command starts back here. */
+  cwdReset: z.boolean().optional(),
+  sandbox: z.enum(["off", "read-only", "workspace-write"]),
+  /** Under workspace-write, when the output shows a write refused: what the sandbox kept read-only (relative paths). */
+  readOnly: z.array(z.string()).optional(),
+  /** Bytes of output the command wrote (stdout and stderr). */
+  outputBytes: z.number().int(),
+  /** Only when no host stream was given (a direct call): the output, cut at 1 MiB. */
+  output: z.string().optional(),
+});
+export type BashValue = z.output<typeof bashOutput>;
+
+export const BASH_DESCRIPTION =
+  // Qualitative on purpose: limits and the sandbox setting can change; they never go into a description.
+  "Run a shell command with bash and get its output (stdout and stderr together) and exit code. " +
+  "The working directory carries over between calls, inside the workspace. Each command and each " +
+  "file it writes is checked against the permission rules, and commands may run in a sandbox that " +
+  "keeps writes inside the workspace and has no network. Quote paths with spaces. Not for reading, " +
+  "searching or changing files: use read, grep, glob, edit and write, which are faster and checked " +
+  "more precisely. Background jobs end when the command does.";
+
+export function bashTool() {
+  return defineTool({
+    name: "bash",
+    description: BASH_DESCRIPTION,
+    parameters: bashParameters,
+    output: { schema: bashOutput, render: renderBash },
+    execute: (args: BashArgs, ctx: ToolContext) => runBash(args, ctx),
+    permission: {
+      action: "command",
+      patterns: (a) => [a.command],
+      needs: (a, ctx) => bashNeeds(a.command, ctx),
+    },
+    // a command may do anything the permissions let it, network included
+    annotations: {
+      title: "Bash",
+      readOnlyHint: false,
+      destructiveHint: true,
+      idempotentHint: false,
+      openWorldHint: true,
+    },
+    display: { title: "Bash", summarize: (a) => a.description ?? a.command },
+  });
+}
+
+const DIRECT_OUTPUT_MAX = 1024 * 1024;
+const READ_ONLY_ERRORS = /Read-only file system|EROFS|Device or resource busy/;
+
+export async function runBash(args: BashArgs, ctx: ToolContext): Promise<BashValue> {
+  const cwd = shellCwd(ctx);
+  const sandbox = sandboxFor(ctx.config);
+  const extraEnv = (ctx.config["tools.shellEnv"] as string[] | undefined) ?? [];
+  const env = shellEnvironment(process.env, extraEnv);
+  let plan: Parameters<typeof runShell>[0]["sandbox"];
+  let created: string[] = [];
+  if (sandbox.active) {
+    const extra = (ctx.config["permissions.additionalDirectories"] as string[] | undefined) ?? [];
+    const roots = [ctx.workspace, ...extra.map((d) => path.resolve(ctx.workspace, d))];
+    const guarded = ctx.paths?.protected ?? [
+      path.join(ctx.workspace, ".git"),
+      path.join(ctx.workspace, ".toolplane"),
+    ];
+    // writes into .git reached the run only if a rule allowed them by path (or a person did): then
+    // .git is writable but for its hooks and config, which run code at the next git
+    const binds =
+      sandbox.mode === "workspace-write"
+        ? protectedBinds({
+            protectedPaths: guarded,
+            roots,
+            gitWritesAllowed: await writesInto(args.command, cwd, path.join(ctx.workspace, ".git")),
+          })
+        : { readOnly: [], created: [] };
+    created = binds.created;
+    plan = {
+      binary: sandboxSupport().binary!,
+      plan: {
+        mode: sandbox.mode as "read-only" | "workspace-write",
+        network: sandbox.network,
+        roots,
+        readOnly: binds.readOnly,
+        cwd,
+      },
+    };
+  }
+  // a direct call (no host) gets its output in the value, bounded
+  let direct = "";
+  let metReadOnly = false;
+  let bytes = 0;
+  const sink = ctx.stream;
+  const stream: OutputStream = {
+    write: (chunk) => {
+      bytes += typeof chunk === "string" ? Buffer.byteLength(chunk) : chunk.length;
+      // the error a write into a read-only bind gives (a marker cut across two chunks is missed:
+      // the note is a hint, the failure itself is in the output)
+      if (
+        !metReadOnly &&
+        READ_ONLY_ERRORS.test(typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("latin1"))
+      )
+        metReadOnly = true;
+      if (sink) return sink.write(chunk);
+      if (direct.length < DIRECT_OUTPUT_MAX) direct += Buffer.from(chunk).toString("utf8");
+      return Promise.resolve();
+    },
+  };
+  const namespace = plan ? undefined : pidNamespacePrefix();
+  let exit: Awaited<ReturnType<typeof runShell>>;
+  try {
+    exit = await runShell({
+      command: args.command,
+      cwd,
+      stream,
+      signal: ctx.signal,
+      env,
+      ...(plan ? { sandbox: plan } : {}),
+      ...(namespace ? { pidNamespace: namespace } : {}),
+    });
+  } finally {
+    removeCreated(created);
+  }
+  const value: BashValue = {
+    exitCode: exit.exitCode,
+    cwd: cwd,
+    sandbox: sandbox.active ? sandbox.mode : "off",
+    outputBytes: bytes,
+  };
+  if (metReadOnly && plan?.plan.readOnly && plan.plan.readOnly.length > 0)
+    value.readOnly = plan.plan.readOnly.map((p) => relativeToWorkspace(p, ctx.workspace));
+  if (exit.signal) value.signal = exit.signal;
+  let ended = cwd;
+  if (exit.cwd !== undefined) {
+    if (keepShellCwd(ctx, exit.cwd)) ended = exit.cwd;
+    else {
+      resetShellCwd(ctx);
+      ended = ctx.cwd;
+      value.cwdReset = true;
+    }
+  }
+  value.cwd = relativeToWorkspace(ended, ctx.workspace);
+  if (!ctx.stream) value.output = direct.slice(0, DIRECT_OUTPUT_MAX);
+  return value;
+}
+
+function relativeToWorkspace(dir: string, workspace: string): string {
+  const rel = path.relative(workspace, dir);
+  return rel === "" ? "." : rel.split(path.sep).join("/");
+}
+
+/** The trailer after the streamed output: exit status, and where the shell is when that moved. */
+export function renderBash(value: BashValue): RenderedOutput {
+  const lines: string[] = [];
+  if (value.output !== undefined && value.output !== "") lines.push(value.output);
+  else if (value.outputBytes === 0) lines.push("(no output)");
+  const status =
+    value.exitCode !== null ? `exit code ${value.exitCode}` : `killed by ${value.signal ?? "a signal"}`;
+  lines.push(`[${status}]`);
+  // a failed command under the sandbox may have met the protected paths: say why they are read-only
+  if (value.exitCode !== 0 && value.readOnly && value.readOnly.length > 0)
+    lines.push(
+      `[the sandbox keeps ${value.readOnly.join(", ")} read-only: what is written there runs outside it later; a permission rule that names the path can allow it]`,
+    );
+  if (value.cwdReset) {
+    lines.push(`[the command left the workspace: the next command starts in ${value.cwd} again]`);
+  } else if (value.cwd !== ".") lines.push(`[cwd: ${value.cwd}]`);
+  return lines.join("\n");
+}

@@ -1,0 +1,51 @@
+import path from "node:path";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { corpus } from "../../helpers/bash-corpus.js";
+import { bashLine } from "../../helpers/bash-grammar.js";
+import { checkLine, differentialMissing, type Finding } from "../../helpers/strace-differential.js";
+import { tempDir } from "../../helpers/tmp.js";
+
+const missing = differentialMissing();
+/** `npm run fuzz:bash` sets these for the long run (TOOLPLANE_FUZZ_SEED picks another sample). */
+const RUNS = Number(process.env.TOOLPLANE_FUZZ_RUNS ?? 150);
+const SEED = Number(process.env.TOOLPLANE_FUZZ_SEED ?? 22);
+const note = missing ? ` [skipped: ${missing}]` : "";
+
+describe(`the classifier against real bash under strace -f${note}`, () => {
+  it.skipIf(missing !== undefined)(
+    "predicts every program and every write of the corpus lines it does not ask about",
+    async () => {
+      const dir = path.join(tempDir("tp-diff-"), "w");
+      const findings: Finding[] = [];
+      for (const c of corpus) findings.push(...(await checkLine(c.command, dir)).findings);
+      expect(findings).toEqual([]);
+    },
+    120_000,
+  );
+
+  it.skipIf(missing !== undefined)(
+    `predicts every program and every write of ${RUNS} generated lines (npm run fuzz:bash runs 100,000)`,
+    async () => {
+      const dir = path.join(tempDir("tp-diff-"), "w");
+      const seen = new Set<string>();
+      let ran = 0;
+      await fc.assert(
+        fc.asyncProperty(bashLine(), async (line) => {
+          seen.add(line);
+          // the long run says how far it got (a run stopped early still tells what it checked)
+          if (RUNS > 150 && seen.size % 5000 === 0)
+            console.log(`fuzz progress: ${seen.size} distinct lines, 0 findings`);
+          const result = await checkLine(line, dir);
+          if (result.ran) ran++;
+          expect(result.findings).toEqual([]);
+        }),
+        { numRuns: RUNS, seed: SEED },
+      );
+      // the long run's figures (docs/bash.md quotes them)
+      if (RUNS > 150)
+        console.log(`fuzz: ${RUNS} lines, ${seen.size} distinct, ${ran} run under strace, 0 findings`);
+    },
+    60_000 + RUNS * 300,
+  );
+});
