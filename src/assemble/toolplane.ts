@@ -151,10 +151,11 @@ export class Toolplane {
   }
 
   /**
-   * Another session on this plane (\`serve --http\` opens one per client): its own deferral (the
-   * tools tool_search loaded), catalog renderers and tool session (files read, the shell's
-   * directory). The registries, configuration, skills, MCP connections and spill store are this
-   * plane's. It has no close of its own: closing this plane ends it.
+   * Another session on this plane (`serve --http` opens one per client): its own deferral (the
+   * tools tool_search loaded) and tool session (files read, the shell's directory). The
+   * registries, configuration, skills, MCP connections, spill store and catalog renderers are
+   * this plane's: the renderers' memo holds no session state, and one per session would keep a
+   * copy of every tool's wire form per client. It has no close of its own: closing this plane ends it.
    */
   newSession(): Toolplane {
     // a prototype view rather than a second constructor: everything not set here reads through
@@ -162,7 +163,6 @@ export class Toolplane {
     return Object.create(this, {
       deferral: { value: new SessionDeferral() },
       toolSession: { value: newToolSession() },
-      catalogs: { value: new CatalogAssembler() },
       close: { value: async () => {} },
     }) as Toolplane;
   }
