@@ -137,6 +137,10 @@ export async function checkLine(
       path.dirname(dir),
       path.dirname(dir),
       "--unshare-net",
+      // its own PID namespace: when bwrap goes (the timeout below kills it), the kernel kills every
+      // process of the line with it. Without it, strace's tracees outlived the run (a generated
+      // `tail -f` writing into its own file, a `dd` to a deleted file) and filled the disk
+      "--unshare-pid",
       "--die-with-parent",
       "--chdir",
       dir,
@@ -154,7 +158,7 @@ export async function checkLine(
       "-c",
       command,
     ],
-    { env, timeout: 10_000, stdio: ["ignore", "ignore", "ignore"] },
+    { env, timeout: 10_000, killSignal: "SIGKILL", stdio: ["ignore", "ignore", "ignore"] },
   );
   const trace = existsSync(log) ? readFileSync(log, "utf8") : "";
   rmSync(log, { force: true });

@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 import path from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -25,6 +26,18 @@ describe(`the classifier against real bash under strace -f${note}`, () => {
   );
 
   it.skipIf(missing !== undefined)(
+    "a line that never ends is stopped with every process it started (none outlives the check)",
+    async () => {
+      const dir = path.join(tempDir("tp-diff-"), "w");
+      // read-only, so the classifier lets it run; tail -f waits forever (the 10 s limit stops it)
+      const result = await checkLine("tail -n 1 -f src/a.ts | tail -n 1 -f src/b.ts", dir);
+      expect(result.ran).toBe(true);
+      expect(processesIn(dir)).toEqual([]);
+    },
+    60_000,
+  );
+
+  it.skipIf(missing !== undefined)(
     `predicts every program and every write of ${RUNS} generated lines (npm run fuzz:bash runs 100,000)`,
     async () => {
       const dir = path.join(tempDir("tp-diff-"), "w");
@@ -49,3 +62,17 @@ describe(`the classifier against real bash under strace -f${note}`, () => {
     60_000 + RUNS * 300,
   );
 });
+
+/** The processes whose working directory is `dir` (Linux /proc). */
+function processesIn(dir: string): string[] {
+  const out: string[] = [];
+  for (const pid of readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
+    try {
+      if (readlinkSync(`/proc/${pid}/cwd`).startsWith(dir))
+        out.push(`${pid}: ${readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ")}`);
+    } catch {
+      // gone meanwhile, or not ours to read
+    }
+  }
+  return out;
+}
