@@ -15,5 +15,15 @@ export { limitsFrom, limitText, type ResultLimits } from "./limits.js";
 export { buildPreview, cutLines } from "./preview.js";
 export { chooseTimeout, planGroups } from "./schedule.js";
 export { newToolSession, SESSION_FILES_MAX } from "./session.js";
+export {
+  exportToolSession,
+  importToolSession,
+  readSession,
+  type SavedSession,
+  SESSION_ID,
+  sessionPath,
+  sweepSessions,
+  writeSession,
+} from "./session-store.js";
 export { defaultSpillBase, SpillStore } from "./spill.js";
 export type { ToolCall, ToolErrorCode, ToolResult } from "./types.js";

@@ -1,10 +1,12 @@
 import type { AskRequest, ToolResult } from "../../execute/index.js";
+import { NOT_READ_HINT, openCallSession } from "../call-session.js";
 import { type CommonOptions, printJson, say, UsageError } from "../common.js";
 import { openToolplane } from "../open.js";
 
 interface CallOptions extends CommonOptions {
   args?: string;
   yes?: boolean;
+  session?: string;
 }
 
 /** `toolplane call`: its options and help are in commands/call.ts, loaded without this module. */
@@ -21,6 +23,7 @@ export const action = async (tool: string, opts: CallOptions) => {
   }
   const plane = await openToolplane(opts);
   try {
+    const session = opts.session === undefined ? undefined : await openCallSession(plane, opts.session);
     // a person names the tool directly: a deferred one is loaded as tool_search would for a model
     if ((await plane.load([tool])).length > 0)
       say(`note: ${tool} is deferred (the model loads it with tool_search first); loaded for this call`);
@@ -38,6 +41,9 @@ export const action = async (tool: string, opts: CallOptions) => {
     ) {
       say("toolplane: the call needs approval: run with --yes to approve asks");
     }
+    await session?.save();
+    if (!session && result.isError && /has not been read in this session/.test(result.error?.message ?? ""))
+      say(NOT_READ_HINT);
     if (opts.json) printJson(result);
     else process.stdout.write(formatResult(result));
     if (result.isError) process.exitCode = 1;

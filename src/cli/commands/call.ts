@@ -9,12 +9,17 @@ export function callCommand(program: Command): void {
     )
     .argument("<tool>", "the tool's name")
     .option("--args <json>", "the call's arguments as JSON text (default: {})")
-    .option("--yes", "approve every permission that asks (without it, an ask is denied)");
+    .option("--yes", "approve every permission that asks (without it, an ask is denied)")
+    .option(
+      "--session <id>",
+      "keep this session's state between calls (files read, loaded deferred tools) under $TOOLPLANE_HOME/sessions, so a read and a later edit are one session",
+    );
   withCommon(cmd);
   examples(cmd, [
     `toolplane call read --args '{"path": "README.md", "limit": 20}'`,
     'toolplane call grep --args \'{"pattern": "TODO"}\' --set results.inlineMaxBytes=4096',
     `toolplane call ticket_status --args '{"ticket_id": "T-1001"}' --set tools.examples=true --json`,
+    `toolplane call read --session s1 --args '{"path": "notes.txt"}' && toolplane call edit --session s1 --yes --args '{"path": "notes.txt", "oldString": "a", "newString": "b"}'`,
   ]);
   cmd.action(lazyAction(() => import("../actions/call.js")));
 }
