@@ -3,10 +3,12 @@ import path from "node:path";
 import { createInterface } from "node:readline";
 import { describe, expect, it } from "vitest";
 import { CLI, runCli, runJson } from "../helpers/cli.js";
-import { dataDir } from "../helpers/data.js";
+import { anthropicSkills, DATA_MISSING } from "../helpers/data.js";
 import { tempProject, writeTree } from "../helpers/tmp.js";
 
-const ANTHROPICS = path.join(dataDir(), "skills", "anthropics");
+const found = anthropicSkills();
+const ANTHROPICS = found ?? "";
+const needsData = found ? "" : ` [${DATA_MISSING}]`;
 const skill = (name: string, extra = "") =>
   `---\nname: ${name}\ndescription: The ${name} skill.\n${extra}---\nbody\n`;
 
@@ -49,37 +51,43 @@ describe("CLI contract: skills", () => {
     ]);
   });
 
-  it("--cwd picks the project; --set skills.paths adds a custom root read in place", () => {
-    const p = tempProject({ ".agents/skills/mine/SKILL.md": skill("mine") });
-    const sub = path.join(p.repo, "deep");
-    writeTree(sub, { "x.txt": "" });
-    const out = runJson(["skills", "--cwd", sub, "--set", `skills.paths=${JSON.stringify([ANTHROPICS])}`], {
-      env: p.env,
-    });
-    expect(out.skills).toHaveLength(13);
-    expect(out.skills.find((s: { name: string }) => s.name === "mine").rank).toBe(200);
-    expect(out.problems).toHaveLength(1);
-  });
+  it.skipIf(found === undefined)(
+    `--cwd picks the project; --set skills.paths adds a custom root read in place${needsData}`,
+    () => {
+      const p = tempProject({ ".agents/skills/mine/SKILL.md": skill("mine") });
+      const sub = path.join(p.repo, "deep");
+      writeTree(sub, { "x.txt": "" });
+      const out = runJson(["skills", "--cwd", sub, "--set", `skills.paths=${JSON.stringify([ANTHROPICS])}`], {
+        env: p.env,
+      });
+      expect(out.skills).toHaveLength(13);
+      expect(out.skills.find((s: { name: string }) => s.name === "mine").rank).toBe(200);
+      expect(out.problems).toHaveLength(1);
+    },
+  );
 
-  it("skills validate: JSON array, exit 1 when any file is invalid, 0 when all are valid", () => {
-    const bad = runCli(["skills", "validate", ANTHROPICS, "--json"]);
-    expect(bad.code).toBe(1);
-    const results = JSON.parse(bad.stdout);
-    expect(results).toHaveLength(12);
-    expect(results.filter((r: { valid: boolean }) => !r.valid).map((r: { path: string }) => r.path)).toEqual([
-      path.join(ANTHROPICS, "claude-api", "SKILL.md"),
-    ]);
-    for (const r of results) expect(Object.keys(r).sort()).toEqual(["errors", "path", "valid"]);
-    const good = runCli(["skills", "validate", path.join(ANTHROPICS, "mcp-builder"), "--json"]);
-    expect(good.code).toBe(0);
-    expect(JSON.parse(good.stdout)).toEqual([
-      { path: path.join(ANTHROPICS, "mcp-builder", "SKILL.md"), valid: true, errors: [] },
-    ]);
-    const missing = runCli(["skills", "validate", "/nope/nothing"]);
-    expect(missing.code).toBe(1);
-    expect(missing.stdout).toMatch(/does not exist/);
-    expect(runCli(["skills", "validate"]).code).toBe(2);
-  });
+  it.skipIf(found === undefined)(
+    `skills validate: JSON array, exit 1 when any file is invalid, 0 when all are valid${needsData}`,
+    () => {
+      const bad = runCli(["skills", "validate", ANTHROPICS, "--json"]);
+      expect(bad.code).toBe(1);
+      const results = JSON.parse(bad.stdout);
+      expect(results).toHaveLength(12);
+      expect(
+        results.filter((r: { valid: boolean }) => !r.valid).map((r: { path: string }) => r.path),
+      ).toEqual([path.join(ANTHROPICS, "claude-api", "SKILL.md")]);
+      for (const r of results) expect(Object.keys(r).sort()).toEqual(["errors", "path", "valid"]);
+      const good = runCli(["skills", "validate", path.join(ANTHROPICS, "mcp-builder"), "--json"]);
+      expect(good.code).toBe(0);
+      expect(JSON.parse(good.stdout)).toEqual([
+        { path: path.join(ANTHROPICS, "mcp-builder", "SKILL.md"), valid: true, errors: [] },
+      ]);
+      const missing = runCli(["skills", "validate", "/nope/nothing"]);
+      expect(missing.code).toBe(1);
+      expect(missing.stdout).toMatch(/does not exist/);
+      expect(runCli(["skills", "validate"]).code).toBe(2);
+    },
+  );
 
   it("skills --watch --json prints one JSON line per change and stops cleanly", async () => {
     const p = tempProject({ ".claude/skills/first/SKILL.md": skill("first") });

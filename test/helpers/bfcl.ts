@@ -1,9 +1,11 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { JsonSchema } from "../../src/declare/types.js";
-import { dataDir } from "./data.js";
+import { findDataDir } from "./data.js";
 
-export const BFCL_DIR = path.join(dataDir(), "bfcl");
+const data = findDataDir();
+/** The BFCL folder of the shared data; undefined without it (the tests that read it skip). */
+export const BFCL_DIR: string | undefined = data === undefined ? undefined : path.join(data, "bfcl");
 const FILES = ["BFCL_v4_simple_python.json", "BFCL_v4_multiple.json", "BFCL_v4_irrelevance.json"];
 
 export interface BfclFunction {
@@ -16,6 +18,7 @@ export interface BfclFunction {
 export function bfclFunctions(): BfclFunction[] {
   const seen = new Map<string, BfclFunction>();
   for (const file of FILES) {
+    if (BFCL_DIR === undefined) throw new Error("no shared data folder: check BFCL_DIR before calling");
     for (const line of readFileSync(path.join(BFCL_DIR, file), "utf8").split("\n")) {
       if (line.trim() === "") continue;
       for (const fn of JSON.parse(line).function as Array<{

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { Toolplane } from "../../../src/assemble/index.js";
 import { SkillDiscovery } from "../../../src/discover/index.js";
 import { loadSkill, renderSkillResult, SKILL_FILES_MAX, skillTool } from "../../../src/tools/skill/tool.js";
-import { dataDir } from "../../helpers/data.js";
+import { anthropicSkills, DATA_MISSING } from "../../helpers/data.js";
 import { tempProject } from "../../helpers/tmp.js";
 
 const ctx = { signal: new AbortController().signal, cwd: "/", workspace: "/", config: {} };
@@ -59,15 +59,19 @@ describe("the skill tool", () => {
     expect(tool.validateInput({}).ok).toBe(false);
   });
 
-  it("loads a real Anthropic skill read in place", async () => {
-    const root = path.join(dataDir(), "skills", "anthropics");
-    const real = new SkillDiscovery({ cwd: p.repo, env: p.env, bundled: null, paths: [root] });
-    const value = await loadSkill(await real.view(), "skill-creator");
-    expect(value.body.startsWith("# Skill Creator")).toBe(true);
-    expect(value.files.length + value.moreFiles).toBeGreaterThan(3);
-    expect(value.files).toEqual([...value.files].sort());
-    real.close();
-  });
+  const skills = anthropicSkills();
+  it.skipIf(skills === undefined)(
+    `loads a real Anthropic skill read in place${skills ? "" : ` [${DATA_MISSING}]`}`,
+    async () => {
+      const root = skills!;
+      const real = new SkillDiscovery({ cwd: p.repo, env: p.env, bundled: null, paths: [root] });
+      const value = await loadSkill(await real.view(), "skill-creator");
+      expect(value.body.startsWith("# Skill Creator")).toBe(true);
+      expect(value.files.length + value.moreFiles).toBeGreaterThan(3);
+      expect(value.files).toEqual([...value.files].sort());
+      real.close();
+    },
+  );
 });
 
 describe("Toolplane wiring", () => {
