@@ -64,6 +64,24 @@ describe("toolplane call bash under a narrow policy: the attack classes change n
     expect(existsSync(path.join(repo, "pwned"))).toBe(false);
   });
 
+  it.each([["cd vendor/lib && git status --short"], ["git -C vendor/lib status --short"]])(
+    "a repository nested in the workspace is checked too: %s",
+    (command) => {
+      const { repo, env } = tempProject();
+      spawnSync("git", ["init", "-q", repo]);
+      const nested = path.join(repo, "vendor", "lib");
+      spawnSync("git", ["init", "-q", nested]);
+      const call = () =>
+        runCli(["call", "bash", "--cwd", repo, "--args", JSON.stringify({ command })], { env });
+      expect(call().code).toBe(0);
+      writeFileSync(path.join(nested, ".git", "config"), "[core]\n\tfsmonitor = touch pwned\n", {
+        flag: "a",
+      });
+      expect(call().code).toBe(1);
+      expect(existsSync(path.join(nested, "pwned"))).toBe(false);
+    },
+  );
+
   it("the ask names the construct it could not model", () => {
     const { repo, env } = tempProject();
     const r = runCli(

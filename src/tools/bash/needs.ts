@@ -75,11 +75,21 @@ export async function bashNeeds(command: string, ctx: PermissionContext): Promis
     patterns: [a.text],
     floor: { effect: "ask", reason: a.reason },
   }));
+  // the repositories the line's git commands run in: the one holding each path git reads (where it
+  // runs, -C included), found as git finds it, not only the workspace's own; read once per line
+  let gitRuns: boolean | undefined;
+  const gitRunsPrograms = () => {
+    gitRuns ??= [
+      cwd,
+      ...analysis.reads.filter((r) => r.via === "git").map((r) => path.resolve(cwd, r.path)),
+    ].some(repositoryRunsPrograms);
+    return gitRuns;
+  };
   for (const c of analysis.commands) {
     const readOnly =
       c.readOnly !== undefined &&
       runsFromSystem(c.patterns[0]!, cwd, ctx.workspace) &&
-      !(isGit(c.patterns[0]!) && repositoryRunsPrograms(ctx.workspace));
+      !(isGit(c.patterns[0]!) && gitRunsPrograms());
     needs.push({ action: "command", patterns: c.patterns, ...(readOnly ? { knownSafe: c.readOnly } : {}) });
   }
   const skipTmp = (p: PathUse) => sandbox.active && (p.path === "/tmp" || p.path.startsWith("/tmp/"));
@@ -182,24 +192,35 @@ function isGit(pattern: string): boolean {
 }
 
 /**
- * Whether the repository's own configuration names programs that a reading git command runs
- * (`core.fsmonitor` on status, a `filter` or `diff` driver on status and diff, `gpg` on a
- * signature check, a pager), or pulls in other files (`include`): a planted `.git/config` would
- * turn `git status` into running code. Then git commands leave the read-only set (a rule may
- * still allow them). A `.git` that is a file (a worktree) points elsewhere: not read here, so it asks too.
+ * Whether the repository git would use from `dir` (the nearest `.git` at or above it) has a
+ * configuration naming programs that a reading git command runs (`core.fsmonitor` on status, a
+ * `filter` or `diff` driver on status and diff, `gpg` on a signature check, a pager), or pulling in
+ * other files (`include`): a planted `.git/config`, in the workspace or in a repository nested in
+ * it, would turn `git status` into running code. Then git commands leave the read-only set (a rule
+ * may still allow them). A `.git` that is a file (a worktree, a submodule) points elsewhere: not
+ * read here, so it asks too.
  */
-function repositoryRunsPrograms(workspace: string): boolean {
-  const dotGit = path.join(workspace, ".git");
-  let text: string;
-  try {
-    if (!statSync(dotGit).isDirectory()) return true;
-    text = readFileSync(path.join(dotGit, "config"), "utf8");
-  } catch {
-    return false; // no repository: git finds none here, or one above the workspace the user set up
+function repositoryRunsPrograms(dir: string): boolean {
+  for (let at = dir; ; at = path.dirname(at)) {
+    const dotGit = path.join(at, ".git");
+    let isDir: boolean;
+    try {
+      isDir = statSync(dotGit).isDirectory();
+    } catch {
+      if (at === path.dirname(at)) return false; // no repository: git finds none
+      continue;
+    }
+    if (!isDir) return true;
+    let text: string;
+    try {
+      text = readFileSync(path.join(dotGit, "config"), "utf8");
+    } catch {
+      return false; // a .git without a config: git uses the defaults
+    }
+    return /^\s*\[\s*(filter|diff|gpg|include|includeif|pager|credential)\b|^\s*(fsmonitor|pager|sshcommand|askpass|hookspath|editor|textconv|external|worktree)\s*=/im.test(
+      text,
+    );
   }
-  return /^\s*\[\s*(filter|diff|gpg|include|includeif|pager|credential)\b|^\s*(fsmonitor|pager|sshcommand|askpass|hookspath|editor|textconv|external|worktree)\s*=/im.test(
-    text,
-  );
 }
 
 /** Whether the line writes into `dir` (or a folder above it, whole): its writes there were approved if it runs. */
