@@ -2,8 +2,9 @@
 // reached through the `toolplane/ai-sdk` export, never through the package root.
 import { jsonSchema, type Tool, type ToolSet, tool } from "ai";
 import type { Toolplane } from "../assemble/toolplane.js";
+import { ANTHROPIC_TOOL_SEARCH, OPENAI_RESPONSES_TOOL_SEARCH } from "../defer/index.js";
 import type { ToolResult } from "../execute/index.js";
-import { type Bridge, type BridgedTool, type BridgeOptions, liveBridge, sameRendering } from "./bridge.js";
+import { type Bridge, type BridgedTool, type BridgeOptions, BuiltTools, liveBridge } from "./bridge.js";
 
 type ModelOutput = ReturnType<NonNullable<Tool<unknown, ToolResult>["toModelOutput"]>>;
 
@@ -21,9 +22,9 @@ type ModelOutput = ReturnType<NonNullable<Tool<unknown, ToolResult>["toModelOutp
  */
 export async function aiSdkTools(plane: Toolplane, options: BridgeOptions = {}): Promise<ToolSet> {
   const set: ToolSet = {};
-  const built = new Map<string, { from: BridgedTool; tool: Tool }>();
+  const built = new BuiltTools(make);
   // no closure here may name `set`: liveBridge holds it weakly (see there)
-  const live = await liveBridge(plane, options, set, (target, bridge) => sync(target, built, bridge, make));
+  const live = await liveBridge(plane, options, set, (target, bridge) => sync(target, built, bridge));
   function make(t: BridgedTool): Tool {
     const execute = async (
       input: unknown,
@@ -69,18 +70,20 @@ function deferLoadingOptions(provider: BridgeOptions["provider"]): Record<string
   return { [provider === "anthropic" ? "anthropic" : "openai"]: { deferLoading: true } };
 }
 
-/**
- * The provider's own tool search as an AI SDK provider tool (`@ai-sdk/anthropic` and
- * `@ai-sdk/openai` render these ids): the request carries it in place of toolplane's tool_search.
- */
+/** The AI SDK provider tool ids (`@ai-sdk/anthropic`, `@ai-sdk/openai`) of the providers' own tool search. */
+const NATIVE_SEARCH_IDS: Record<string, string> = {
+  [ANTHROPIC_TOOL_SEARCH.bm25.type]: "anthropic.tool_search_bm25_20251119",
+  [ANTHROPIC_TOOL_SEARCH.regex.type]: "anthropic.tool_search_regex_20251119",
+  [OPENAI_RESPONSES_TOOL_SEARCH.type]: "openai.tool_search",
+};
+
+/** The provider's own tool search as an AI SDK provider tool: the request carries it in place of toolplane's tool_search. */
 function nativeSearchTool(wire: Record<string, unknown>): { name: string; tool: Tool } {
-  const anthropic = typeof wire.type === "string" && wire.type.startsWith("tool_search_tool_");
-  const id = anthropic
-    ? `anthropic.${String(wire.type).replace("tool_search_tool_", "tool_search_")}`
-    : "openai.tool_search";
-  const name = anthropic ? String(wire.name) : "tool_search";
+  const type = String(wire.type);
+  const id = NATIVE_SEARCH_IDS[type];
+  if (id === undefined) throw new Error(`internal: no AI SDK provider tool for the search tool ${type}`);
   return {
-    name,
+    name: typeof wire.name === "string" ? wire.name : "tool_search",
     tool: { type: "provider", id, args: {}, inputSchema: jsonSchema({ type: "object" }) } as unknown as Tool,
   };
 }
@@ -89,31 +92,24 @@ function nativeSearchTool(wire: Record<string, unknown>): { name: string; tool: 
  * Brings the set to the bridge in place: members it no longer has are removed, sent tools are
  * enumerable, unloaded deferred ones non-enumerable. A tool is rebuilt only when its rendering changed.
  */
-function sync(
-  set: ToolSet,
-  built: Map<string, { from: BridgedTool; tool: Tool }>,
-  bridge: Bridge,
-  make: (t: BridgedTool) => Tool,
-): void {
+function sync(set: ToolSet, built: BuiltTools<Tool>, bridge: Bridge): void {
   const wanted = new Map<string, { tool: Tool; sent: boolean }>();
-  const entry = (t: BridgedTool): Tool => {
-    const hit = built.get(t.name);
-    if (hit && sameRendering(hit.from, t)) return hit.tool;
-    const made = make(t);
-    built.set(t.name, { from: t, tool: made });
-    return made;
-  };
-  for (const t of bridge.tools) wanted.set(t.name, { tool: entry(t), sent: true });
+  for (const t of bridge.tools) wanted.set(t.name, { tool: built.get(t), sent: true });
+  for (const t of bridge.unloaded)
+    if (!wanted.has(t.name)) wanted.set(t.name, { tool: built.get(t), sent: false });
+  built.keepOnly(new Set(wanted.keys()));
   if (bridge.nativeSearch) {
     const { name, tool } = nativeSearchTool(bridge.nativeSearch);
-    wanted.set(name, { tool, sent: true });
+    // the same provider tool while its id stays: an unchanged set is left as it is
+    const current = set[name] as { id?: string } | undefined;
+    wanted.set(name, {
+      tool: current?.id === (tool as { id?: string }).id ? (current as Tool) : tool,
+      sent: true,
+    });
   }
-  for (const t of bridge.unloaded)
-    if (!wanted.has(t.name)) wanted.set(t.name, { tool: entry(t), sent: false });
   for (const name of Object.getOwnPropertyNames(set)) if (!wanted.has(name)) delete set[name];
-  for (const name of [...built.keys()]) if (!wanted.has(name)) built.delete(name);
   // deleting and defining again puts a member at the end: keep the resident order, so a load
-  // appends to the request's tool list instead of reshuffling it (the prompt cache survives)
+  // appends to the request's tool list instead of reshuffling it (the tools ahead stay cached)
   for (const [name, w] of wanted) {
     const current = Object.getOwnPropertyDescriptor(set, name);
     if (current?.value === w.tool && current.enumerable === w.sent) continue;

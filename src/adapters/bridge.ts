@@ -1,6 +1,6 @@
 import type { HostRequest, Toolplane } from "../assemble/toolplane.js";
 import type { JsonSchema, ModelContent } from "../declare/types.js";
-import { TOOL_SEARCH_NAME } from "../defer/index.js";
+import { ANTHROPIC_TOOL_SEARCH, OPENAI_RESPONSES_TOOL_SEARCH, TOOL_SEARCH_NAME } from "../defer/index.js";
 import type { ToolResult } from "../execute/index.js";
 import { type Catalog, DEFERRED_HEADER, type ProviderName, restoreCall } from "../render/index.js";
 
@@ -113,8 +113,8 @@ type WireParts = Omit<BridgedTool, "tool" | "call">;
 /** A wire tool's parts; undefined for the provider's own search tool, which has no schema. */
 function wireParts(provider: BridgeProvider, wire: unknown): WireParts | undefined {
   const w = wire as Record<string, unknown>;
-  if (provider === "openai-responses" && w.type === "tool_search") return undefined;
-  if (provider === "anthropic" && typeof w.type === "string" && w.type.startsWith("tool_search_tool_"))
+  if (provider === "openai-responses" && w.type === OPENAI_RESPONSES_TOOL_SEARCH.type) return undefined;
+  if (provider === "anthropic" && Object.values(ANTHROPIC_TOOL_SEARCH).some((t) => t.type === w.type))
     return undefined;
   const fn = (provider === "openai-chat" ? w.function : w) as Record<string, unknown>;
   return {
@@ -174,8 +174,28 @@ export async function liveBridge<T extends object>(
   return { settled: () => pending };
 }
 
-/** Whether two bridgings of a tool send the same thing (an SDK tool built from one serves the other). */
-export function sameRendering(a: BridgedTool, b: BridgedTool): boolean {
+/**
+ * An adapter's SDK tools by name: a tool is made again only when its rendering changed (an SDK
+ * tool built from one bridging serves the next), and names the bridge no longer has are dropped.
+ */
+export class BuiltTools<T> {
+  private readonly byName = new Map<string, { from: BridgedTool; made: T }>();
+  constructor(private readonly make: (t: BridgedTool) => T) {}
+
+  get(t: BridgedTool): T {
+    const hit = this.byName.get(t.name);
+    if (hit && sameRendering(hit.from, t)) return hit.made;
+    const made = this.make(t);
+    this.byName.set(t.name, { from: t, made });
+    return made;
+  }
+
+  keepOnly(names: ReadonlySet<string>): void {
+    for (const name of [...this.byName.keys()]) if (!names.has(name)) this.byName.delete(name);
+  }
+}
+
+function sameRendering(a: BridgedTool, b: BridgedTool): boolean {
   return (
     a.description === b.description &&
     a.strict === b.strict &&

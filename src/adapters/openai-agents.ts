@@ -12,7 +12,7 @@ import {
 import { notLoaded } from "../assemble/host.js";
 import type { Toolplane } from "../assemble/toolplane.js";
 import type { ToolResult } from "../execute/index.js";
-import { type Bridge, type BridgedTool, type BridgeOptions, liveBridge, sameRendering } from "./bridge.js";
+import { type Bridge, type BridgedTool, type BridgeOptions, BuiltTools, liveBridge } from "./bridge.js";
 
 type AgentsOutput = string | Array<{ type: "text"; text: string } | ToolOutputImage | ToolOutputFileContent>;
 /** What an agent's `tools` holds here: function tools, and the hosted tool search in the native form. */
@@ -41,24 +41,14 @@ export async function openaiAgentsTools(
   const { onResult, ...rest } = options;
   const bridgeOptions: BridgeOptions = { provider: "openai-responses", ...rest };
   const list: AgentsTool[] = [];
-  const built = new Map<string, { from: BridgedTool; tool: FunctionTool }>();
+  const built = new BuiltTools(make);
   let sent = new Set<string>();
   let search: HostedTool | undefined;
   // no closure here may name `list`: liveBridge holds it weakly (see there)
   const live = await liveBridge(plane, bridgeOptions, list, (target, bridge: Bridge) => {
     sent = new Set(bridge.tools.map((t) => t.name));
-    const next: AgentsTool[] = [];
-    for (const t of [...bridge.tools, ...bridge.unloaded]) {
-      const hit = built.get(t.name);
-      if (hit && sameRendering(hit.from, t)) next.push(hit.tool);
-      else {
-        const made = make(t);
-        built.set(t.name, { from: t, tool: made });
-        next.push(made);
-      }
-    }
-    const names = new Set(next.map((t) => t.name));
-    for (const name of [...built.keys()]) if (!names.has(name)) built.delete(name);
+    const next: AgentsTool[] = [...bridge.tools, ...bridge.unloaded].map((t) => built.get(t));
+    built.keepOnly(new Set(next.map((t) => t.name)));
     if (bridge.nativeSearch) {
       search ??= toolSearchTool();
       next.push(search);

@@ -109,10 +109,7 @@ export class CatalogAssembler {
       if (!tool) return wire;
       let extras = this.mcpExtras.get(tool);
       if (!extras) {
-        extras = mcpToolExtras({
-          outputSchema: tool.outputSchema,
-          ...(tool.host.annotations ? { annotations: tool.host.annotations } : {}),
-        });
+        extras = mcpToolExtras(tool);
         this.mcpExtras.set(tool, extras);
       }
       return { ...(wire as object), ...extras };

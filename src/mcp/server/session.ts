@@ -95,7 +95,7 @@ export class SessionHub {
         args: request.params.arguments ?? {},
       };
       const result = await live.tools.run(call, extra.signal);
-      const entry = (await listOf()).entries.find((e) => e.name === request.params.name);
+      const entry = (await listOf()).byName.get(request.params.name);
       return callResult(result, entry);
     });
     server.setRequestHandler(ListPromptsRequestSchema, async () => ({

@@ -1,7 +1,7 @@
 import { projectTool } from "../../declare/project.js";
 import type { AnyTool, JsonSchema, ToolAnnotations } from "../../declare/types.js";
 import type { ToolCall, ToolResult } from "../../execute/types.js";
-import { mcpToolExtras } from "../../render/index.js";
+import { mcpToolExtras, renderTool } from "../../render/index.js";
 import { sha256 } from "../../util/hash.js";
 import type { PromptList, PromptSource } from "./prompts.js";
 import { promptListing } from "./prompts.js";
@@ -90,23 +90,17 @@ export class Surface {
   }
 }
 
-/** A tool list with the fingerprint list_changed is decided by. */
+/** A tool list with the fingerprint list_changed is decided by, and its entries by name (a call looks one up). */
 export async function fingerprinted(tools: McpSessionTools) {
   const entries = await tools.list();
-  return { entries, fingerprint: sha256(JSON.stringify(entries)) };
+  return {
+    entries,
+    fingerprint: sha256(JSON.stringify(entries)),
+    byName: new Map(entries.map((e) => [e.name, e])),
+  };
 }
 
-/** The allowlist copy; `$schema` is dropped like every other provider adapter drops it. */
+/** The tool's MCP entry as `catalog --provider mcp` renders it, outside a catalog (no budget). */
 function toEntry(tool: AnyTool): McpToolEntry {
-  const projection = projectTool(tool);
-  const { $schema: _dialect, ...inputSchema } = projection.parameters;
-  return {
-    name: projection.name,
-    description: projection.description,
-    inputSchema,
-    ...mcpToolExtras({
-      outputSchema: tool.outputSchema,
-      ...(tool.host.annotations ? { annotations: tool.host.annotations } : {}),
-    }),
-  };
+  return { ...(renderTool("mcp", projectTool(tool)) as McpToolEntry), ...mcpToolExtras(tool) };
 }

@@ -15,7 +15,7 @@ export const mcp: ProviderAdapter = {
 /** The parts of a tool MCP lists beside name, description and inputSchema. */
 export interface McpToolFacts {
   outputSchema: JsonSchema;
-  annotations?: Readonly<ToolAnnotations>;
+  host: { annotations: Readonly<ToolAnnotations> | undefined };
 }
 
 /**
@@ -43,7 +43,7 @@ export function mcpToolExtras(facts: McpToolFacts): {
     out.outputSchema = { ...($schema !== undefined ? { $schema } : {}), type: "object", ...rest };
   }
   // display.title is not read: display is host-only (a UI's), annotations are what a tool publishes
-  if (facts.annotations && Object.keys(facts.annotations).length > 0)
-    out.annotations = { ...facts.annotations };
+  const annotations = facts.host.annotations;
+  if (annotations && Object.keys(annotations).length > 0) out.annotations = { ...annotations };
   return out;
 }
