@@ -51,7 +51,10 @@ describe("path globs keep picomatch's path semantics", () => {
     .filter((s) => !(s.length > 1 && s.at(-1) === "**" && /[*?[{]/.test(s.at(-2)!)))
     .map((s) => s.join("/"))
     // a ** inside a segment is a * here; picomatch lets it cross "/" only next to braces
-    .filter((g) => !/\*\*\{|\}\*\*/.test(g));
+    .filter((g) => !/\*\*\{|\}\*\*/.test(g))
+    // three stars in a row: picomatch then leaves the glob's dots unescaped in its regex
+    // (`a./***` matches "aa/a"), where a dot is a dot here
+    .filter((g) => !(g.includes("***") && g.includes(".")));
   const value = fc
     .array(
       fc.array(fc.constantFrom("a", "b", "A", "."), { minLength: 1, maxLength: 3 }).map((a) => a.join("")),
