@@ -11,6 +11,8 @@ import {
   type SpillStore,
   type ToolErrorCode,
 } from "../execute/index.js";
+import { MCP_PROVIDER_PREFIX } from "../mcp/config.js";
+import { MCP_NAME_PREFIX, serverKey } from "../mcp/names.js";
 import type { PermissionPolicy } from "../permissions/index.js";
 import type { Snapshot } from "../register/index.js";
 import type { SessionDeferConfig, SessionDeferral } from "./deferral.js";
@@ -46,7 +48,8 @@ export function assembleHost(w: HostWiring, request: HostRequest = {}): Executio
   // the model was told to load it first, and a call that skips that gets the same instruction.
   const tools = async (): Promise<HostToolSet> => {
     const v = w.visibility();
-    const { visible, withheld: hidden } = partitionTools(await w.snapshot(), v);
+    const snapshot = await w.snapshot();
+    const { visible, withheld: hidden } = partitionTools(snapshot, v);
     const withheld: Array<{ name: string; reason: string; code: ToolErrorCode }> = [];
     const withhold = (name: string, reason: string) => {
       const code = reason.startsWith("it is denied") ? "permission_denied" : "unknown_tool";
@@ -66,7 +69,7 @@ export function assembleHost(w: HostWiring, request: HostRequest = {}): Executio
     if (searchReason === undefined)
       available.push({ tool: w.deferral.searchTool, namespace: SESSION_NAMESPACE });
     else withhold(TOOL_SEARCH_NAME, searchReason);
-    return { tools: available, withheld };
+    return { tools: available, withheld, unavailable: unavailableServers(snapshot) };
   };
   const extra = (w.config.get("permissions.additionalDirectories") as string[]).map((d) =>
     path.resolve(w.config.projectRoot, d),
@@ -84,6 +87,17 @@ export function assembleHost(w: HostWiring, request: HostRequest = {}): Executio
     ...(request.onDecision ? { onDecision: request.onDecision } : {}),
     ...(request.log ? { log: request.log } : {}),
   });
+}
+
+/** The MCP servers this read could not list: their tools' name prefix and why. */
+function unavailableServers(snapshot: Snapshot<AnyTool>): Array<{ prefix: string; reason: string }> {
+  const out: Array<{ prefix: string; reason: string }> = [];
+  for (const p of snapshot.problems) {
+    if (p.outcome !== "rejected" || !p.provider.startsWith(MCP_PROVIDER_PREFIX)) continue;
+    const server = p.provider.slice(MCP_PROVIDER_PREFIX.length);
+    out.push({ prefix: `${MCP_NAME_PREFIX}${serverKey(server)}__`, reason: p.reason });
+  }
+  return out;
 }
 
 /** What a model that called a deferred tool without loading it reads (after "X is not available here: "). */

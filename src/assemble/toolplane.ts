@@ -71,6 +71,11 @@ export interface ToolplaneOptions extends LoadOptions {
   session?: string;
   /** Progress of long scans, for people; silent by default (see util/progress). */
   progress?: ProgressFactory;
+  /**
+   * Which servers of `mcp.servers` this plane connects (default: all). `toolplane call` connects
+   * only the server its tool's name points at, so a call of a built-in never waits for one.
+   */
+  mcpServers?: (server: string) => boolean;
 }
 
 /**
@@ -145,7 +150,11 @@ export class Toolplane {
       plane.tools.restrict(layer, r);
       plane.skills.restrict(layer, r);
     }
-    const servers = plane.config.get("mcp.servers") as Record<string, McpServerConfig>;
+    const configured = plane.config.get("mcp.servers") as Record<string, McpServerConfig>;
+    const wanted = options.mcpServers;
+    const servers = wanted
+      ? Object.fromEntries(Object.entries(configured).filter(([name]) => wanted(name)))
+      : configured;
     plane.mcp = registerMcpServers(plane.tools, servers, options.log ? { log: options.log } : {});
     return plane;
   }

@@ -22,6 +22,17 @@ if (args.length === 1 && (args[0] === "--version" || args[0] === "-v")) {
   // nothing else is open: the process ends by itself once the line is out
   process.stdout.write(`${VERSION}\n`);
 } else {
+  // Ctrl-C or SIGTERM ends a one-shot command through process.exit, so the exit hook stops the MCP
+  // servers it started. serve, inspect and --watch listen themselves (registered after this one,
+  // so while they listen this handler leaves the signal to them).
+  for (const [signal, code] of [
+    ["SIGINT", 130],
+    ["SIGTERM", 143],
+  ] as const) {
+    process.on(signal, () => {
+      if (process.listenerCount(signal) === 1) exit(code);
+    });
+  }
   const { run } = await import("./run.js");
   run(process.argv).then(exit, (error) => {
     process.stderr.write(`toolplane: ${error instanceof Error ? error.message : String(error)}\n`);

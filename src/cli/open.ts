@@ -2,7 +2,10 @@ import { Toolplane } from "../assemble/index.js";
 import { progress } from "../util/progress.js";
 import { type CommonOptions, say } from "./common.js";
 
-export async function openToolplane(opts: CommonOptions): Promise<Toolplane> {
+export async function openToolplane(
+  opts: CommonOptions,
+  extra: Pick<Parameters<typeof Toolplane.open>[0], "mcpServers"> = {},
+): Promise<Toolplane> {
   const open: Parameters<typeof Toolplane.open>[0] = {
     cwd: opts.cwd ?? process.cwd(),
     set: opts.set ?? [],
@@ -11,5 +14,6 @@ export async function openToolplane(opts: CommonOptions): Promise<Toolplane> {
     progress: (label) => progress(label),
   };
   if (opts.scope !== undefined) open.scope = opts.scope;
+  if (extra.mcpServers) open.mcpServers = extra.mcpServers;
   return Toolplane.open(open);
 }

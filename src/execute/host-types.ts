@@ -15,6 +15,11 @@ export interface HostToolSet {
   tools: readonly HostTool[];
   /** Names that exist but may not be called here, with why (shown to the model). */
   withheld?: ReadonlyArray<{ name: string; reason: string; code?: ToolErrorCode }>;
+  /**
+   * Name prefixes whose provider could not be read (an MCP server that did not start), with why:
+   * a call of a name under one is told that, not "there is no tool named ...".
+   */
+  unavailable?: ReadonlyArray<{ prefix: string; reason: string }>;
 }
 
 export interface AskRequest {

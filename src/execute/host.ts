@@ -342,6 +342,8 @@ export class ExecutionHost {
         `${name} is not available here: ${withheld.reason}.`,
       );
     }
+    const down = set.unavailable?.find((u) => name.startsWith(u.prefix));
+    if (down) return new CallFailure("unknown_tool", `${name} is not available right now: ${down.reason}`);
     const near = nearest(name, names);
     const hint = near.length > 0 ? ` Did you mean ${near.join(", ")}?` : available;
     return new CallFailure("unknown_tool", `there is no tool named ${JSON.stringify(name)}.${hint}`);

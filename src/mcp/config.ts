@@ -30,8 +30,11 @@ export function isStdio(config: McpServerConfig): config is McpStdioConfig {
 }
 
 /** `mcp:<server>`: the registry provider name and the permission namespace of its tools. */
+/** What every MCP server's registry provider name starts with. */
+export const MCP_PROVIDER_PREFIX = "mcp:";
+
 export function providerName(server: string): string {
-  return `mcp:${server}`;
+  return `${MCP_PROVIDER_PREFIX}${server}`;
 }
 
 /** How toolplane names itself to MCP peers, as client and as server. */

@@ -48,3 +48,8 @@ export function serverKey(server: string): string {
   const clean = sanitise(server);
   return clean === server ? clean : `${clean}_${sha256(server).slice(0, 4)}`;
 }
+
+/** Whether a qualified tool name could come from this server (every one of its tools has the prefix). */
+export function couldComeFrom(server: string, toolName: string): boolean {
+  return toolName.startsWith(`${MCP_NAME_PREFIX}${serverKey(server)}__`);
+}

@@ -33,7 +33,7 @@ describe("toolplane call bash / edit / write", () => {
     const result = JSON.parse(denied.stdout);
     expect(result.error.code).toBe("permission_denied");
     expect(result.error.message).toContain('bash (write) needs approval for path "out.txt"');
-    expect(denied.stderr).toContain("run with --yes");
+    expect(denied.stderr).toContain("or with --yes to approve every ask");
     expect(existsSync(path.join(repo, "out.txt"))).toBe(false);
 
     const approved = runCli([...args, "--yes"], { env });

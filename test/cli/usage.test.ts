@@ -1,12 +1,13 @@
 // How the CLI treats a person: bad usage exits 2 with one line, -v, colour and terminal rules,
 // serve's notice on a terminal, no internal words, and search's sort key shown.
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { Command } from "commander";
 import { describe, expect, it } from "vitest";
 import { buildProgram } from "../../src/cli/program.js";
 import { CLI, ROOT, runCli } from "../helpers/cli.js";
+import { HAS_SCRIPT, onTty, TTY_SKIP } from "../helpers/terminal.js";
 import { tempProject } from "../helpers/tmp.js";
 
 const pkg = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8"));
@@ -20,22 +21,6 @@ function expectUsage(r: ReturnType<typeof runCli>, pattern: RegExp) {
   expect(r.stderr.trimEnd().split("\n")).toHaveLength(1);
   expect(r.stderr).toMatch(/^toolplane: /);
   expect(r.stderr).toMatch(pattern);
-}
-
-/** `script` runs a command on a pseudo-terminal; without it the terminal tests cannot run. */
-const hasScript = spawnSync("script", ["--version"], { encoding: "utf8" }).status === 0;
-const TTY_SKIP = "needs `script` (util-linux) for a pseudo-terminal: apt-get install bsdutils";
-
-/** Runs the CLI on a pseudo-terminal (stdin, stdout and stderr all a TTY) and returns what it drew. */
-function onTty(args: string[], env: NodeJS.ProcessEnv): string {
-  const cmd = [process.execPath, CLI, ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(" ");
-  const r = spawnSync("script", ["-qec", cmd, "/dev/null"], {
-    env,
-    encoding: "utf8",
-    input: "",
-    timeout: 60_000,
-  });
-  return r.stdout;
 }
 
 describe("bad usage: exit 2 and one line that says what to do", () => {
@@ -88,7 +73,7 @@ describe("colour and terminals", () => {
     expect(doctor({ FORCE_COLOR: "0" })).not.toContain(ESC);
   });
 
-  it.skipIf(!hasScript)(
+  it.skipIf(!HAS_SCRIPT)(
     `no progress escapes under TERM=dumb (a terminal draws them otherwise) [${TTY_SKIP}]`,
     () => {
       const drawn = onTty(["catalog", "--cwd", p.repo], { ...p.bareEnv, TERM: "xterm-256color" });
@@ -103,7 +88,7 @@ describe("colour and terminals", () => {
     },
   );
 
-  it.skipIf(!hasScript)(
+  it.skipIf(!HAS_SCRIPT)(
     `serve on a terminal says it speaks MCP on stdio; through pipes it does not [${TTY_SKIP}]`,
     async () => {
       const cmd = [process.execPath, CLI, "serve", "--cwd", p.repo].map((a) => `'${a}'`).join(" ");

@@ -26,6 +26,8 @@ export const filesystem = (dir: string) => ({
  *   refs           lists tools whose schemas have resolvable and unresolvable $refs
  *   crashloop      answers, then exits 50 ms after listing its tools
  *   crashfirst     exits at once on its first spawn, then is silent like `silent`
+ *   hung           writes a line to stderr, never answers, and ignores SIGTERM and the end of its input
+ *   clingy         answers (one tool, `small`), and ignores SIGTERM and the end of its input
  * With a spawn log (third argument), each start appends its time in ms to that file.
  */
 const FAKE = String.raw`
@@ -39,6 +41,8 @@ if (spawnLog) {
   appendFileSync(spawnLog, Date.now() + "\n");
 }
 if (mode === "crashfirst" && spawnIndex === 0) process.exit(1);
+if (mode === "hung" || mode === "clingy") { process.on("SIGTERM", () => {}); setInterval(() => {}, 1000); }
+if (mode === "hung") process.stderr.write("hung: loading a very large index\n");
 const send = (m) => process.stdout.write(JSON.stringify(m) + "\n");
 const tool = (name, extra = {}) => ({ name, description: "the " + name + " tool",
   inputSchema: { type: "object", properties: { text: { type: "string" } } }, ...extra });
@@ -53,6 +57,7 @@ if (mode === "paged") tools = [tool("p1"), tool("p2"), tool("p3"), tool("add"), 
 if (mode === "big") tools = [tool("big", { inputSchema: { type: "object", properties: { bytes: { type: "integer" } } } }), tool("small")];
 if (mode === "blocks") tools = [tool("mixed")];
 if (mode === "crashloop") tools = [tool("short_lived")];
+if (mode === "clingy") tools = [tool("small")];
 const refTool = (name, ref) => ({ name, description: "x", inputSchema: { type: "object",
   properties: { p: { $ref: ref } }, $defs: { P: { type: "string" } } } });
 if (mode === "refs") tools = [refTool("good_ref", "#/$defs/P"), refTool("bad_ref", "#/definitions/Missing"),
@@ -60,7 +65,7 @@ if (mode === "refs") tools = [refTool("good_ref", "#/$defs/P"), refTool("bad_ref
 const rl = createInterface({ input: process.stdin });
 rl.on("line", (line) => {
   if (mode === "garbage") { process.stdout.write("Hello! Server starting up, this is not JSON\n"); return; }
-  if (mode === "silent" || mode === "crashfirst") return;
+  if (mode === "silent" || mode === "crashfirst" || mode === "hung") return;
   const msg = JSON.parse(line);
   if (msg.id === undefined) return;
   if (msg.method === "initialize") return send({ jsonrpc: "2.0", id: msg.id, result: {
@@ -106,7 +111,9 @@ export type FakeMode =
   | "blocks"
   | "refs"
   | "crashloop"
-  | "crashfirst";
+  | "crashfirst"
+  | "hung"
+  | "clingy";
 
 export function fake(mode: FakeMode, extra: Record<string, unknown> = {}, spawnLog?: string) {
   fakeFile ??= path.join(writeTree(tempDir("tp-mcp-fake-"), { "fake.mjs": FAKE }), "fake.mjs");

@@ -1,4 +1,7 @@
-import type { AskRequest, ToolResult } from "../../execute/index.js";
+import type { Toolplane } from "../../assemble/index.js";
+import type { ToolResult } from "../../execute/index.js";
+import { couldComeFrom, MCP_NAME_PREFIX } from "../../mcp/names.js";
+import { cliApprover } from "../approve.js";
 import { NOT_READ_HINT, openCallSession } from "../call-session.js";
 import { type CommonOptions, printJson, say, UsageError } from "../common.js";
 import { openToolplane } from "../open.js";
@@ -21,26 +24,24 @@ export const action = async (tool: string, opts: CallOptions) => {
       `--args is not JSON (${(error as Error).message}); quote it for the shell, e.g. --args '{"path": "README.md"}'`,
     );
   }
-  const plane = await openToolplane(opts);
+  // only the MCP server the name points at is started: a call of a built-in never waits for one
+  const plane = await openToolplane(opts, { mcpServers: (server) => couldComeFrom(server, tool) });
   try {
     const session = opts.session === undefined ? undefined : await openCallSession(plane, opts.session);
     // a person names the tool directly: a deferred one is loaded as tool_search would for a model
     if ((await plane.load([tool])).length > 0)
       say(`note: ${tool} is deferred (the model loads it with tool_search first); loaded for this call`);
-    // without --yes no approver is attached: the host denies every ask
-    const ask = (req: AskRequest) => {
-      say(`approved (--yes): ${req.decision.message}`);
-      return true;
-    };
+    // --yes, or a y/N question on a terminal; with neither, the host denies every ask
+    const ask = cliApprover(opts);
     // the text is handed to the host as is, as a model's arguments are
-    const result = await plane.call(tool, args, opts.yes ? { ask } : {});
-    if (
-      result.error?.code === "permission_denied" &&
-      !opts.yes &&
-      /not approved/.test(result.error.message)
-    ) {
-      say("toolplane: the call needs approval: run with --yes to approve asks");
+    const result = await plane.call(tool, args, ask ? { ask } : {});
+    if (result.error?.code === "permission_denied" && !ask && /not approved/.test(result.error.message)) {
+      say(
+        "toolplane: the call needs approval: run it on a terminal to be asked, or with --yes to approve every ask",
+      );
     }
+    if (result.error?.code === "unknown_tool" && !tool.startsWith(MCP_NAME_PREFIX) && hasMcp(plane))
+      say("toolplane: MCP servers' tools are named mcp__<server>__<tool>; `toolplane catalog` lists them");
     await session?.save();
     if (!session && result.isError && /has not been read in this session/.test(result.error?.message ?? ""))
       say(NOT_READ_HINT);
@@ -53,6 +54,11 @@ export const action = async (tool: string, opts: CallOptions) => {
     await plane.close({ keepSpill: true });
   }
 };
+
+/** Whether the configuration names MCP servers (this call started none of them). */
+function hasMcp(plane: Toolplane): boolean {
+  return Object.keys(plane.config.get("mcp.servers") as object).length > 0;
+}
 
 function formatResult(result: ToolResult): string {
   const lines: string[] = [];

@@ -113,6 +113,8 @@ export class McpConnection {
       this.connectedAt = Date.now();
     } catch (error) {
       this.client = undefined;
+      // a server that failed to start gets no grace: its process must not outlive the failure
+      this.shortenExit();
       await this.closeQuietly(client);
       throw new Error(
         `${this.describeTarget()} failed to start: ${messageOf(error)}${this.diagnostics.describe()}`,
@@ -164,23 +166,16 @@ export class McpConnection {
   async close(): Promise<void> {
     this.closing = true;
     const client = this.client;
-    const pid = this.pid;
     this.client = undefined;
     if (!client) return;
     // The SDK ends stdin and waits 2 s before SIGTERM; many servers never exit on end of input,
     // so a short grace keeps every CLI command from paying those 2 s.
-    const grace = setTimeout(() => {
-      if (pid !== null) {
-        try {
-          process.kill(pid, "SIGTERM");
-        } catch {
-          // already exited
-        }
-      }
-    }, STOP_GRACE_MS);
-    grace.unref?.();
+    this.shortenExit();
     await this.closeQuietly(client);
-    clearTimeout(grace);
+  }
+
+  private shortenExit(): void {
+    if (this.transport instanceof BoundedStdioClientTransport) this.transport.exitWaitMs = STOP_GRACE_MS;
   }
 
   describeTarget(): string {

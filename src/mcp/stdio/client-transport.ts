@@ -22,6 +22,31 @@ export interface StdioServerParams {
 const EXIT_WAIT_MS = 2_000;
 
 /**
+ * Every server process this module started and that has not exited. When toolplane's process
+ * ends without closing its clients (process.exit, an uncaught error), they are killed: a server
+ * that ignores the end of its input would otherwise outlive it.
+ */
+const live = new Set<ChildProcess>();
+let exitHooked = false;
+
+function track(child: ChildProcess): void {
+  live.add(child);
+  child.once("exit", () => live.delete(child));
+  if (exitHooked) return;
+  exitHooked = true;
+  // 'exit' handlers must be synchronous: no time for a grace period, so SIGKILL
+  process.once("exit", () => {
+    for (const c of live) {
+      try {
+        c.kill("SIGKILL");
+      } catch {
+        // already gone
+      }
+    }
+  });
+}
+
+/**
  * The client side of MCP's stdio transport: spawns the server and speaks newline-delimited JSON-RPC.
  * It replaces the SDK's StdioClientTransport only to read through LineSplitter: there, a result
  * over 10 MiB closed the connection ("Connection closed") and every other call with it; here that
@@ -35,6 +60,11 @@ export class BoundedStdioClientTransport implements Transport {
   readonly stderr = new PassThrough();
   private child: ChildProcess | undefined;
   private readonly lines: LineSplitter;
+  /**
+   * How long close() waits for the server to exit after its input ends, then after SIGTERM. The
+   * SDK waits 2 s; toolplane shortens it when it is done with a server (see McpConnection.close).
+   */
+  exitWaitMs = EXIT_WAIT_MS;
 
   constructor(private readonly params: StdioServerParams) {
     this.lines = new LineSplitter(params.maxMessageBytes, {
@@ -69,6 +99,7 @@ export class BoundedStdioClientTransport implements Transport {
         ...(p.cwd ? { cwd: p.cwd } : {}),
       });
       this.child = child;
+      track(child);
       child.on("error", (error) => {
         reject(error);
         this.onerror?.(error);
@@ -101,7 +132,7 @@ export class BoundedStdioClientTransport implements Transport {
     if (!child) return;
     const exited = new Promise<void>((resolve) => child.once("close", () => resolve()));
     const waitExit = () =>
-      Promise.race([exited, new Promise<void>((resolve) => setTimeout(resolve, EXIT_WAIT_MS).unref())]);
+      Promise.race([exited, new Promise<void>((resolve) => setTimeout(resolve, this.exitWaitMs).unref())]);
     try {
       child.stdin?.end();
     } catch {
