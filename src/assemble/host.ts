@@ -83,6 +83,7 @@ export function assembleHost(w: HostWiring, request: HostRequest = {}): Executio
     extraRoots: extra,
     spill: w.spill,
     ...(w.session ? { session: w.session } : {}),
+    ...(searchWithheld(w.visibility()) === undefined ? { searchTool: TOOL_SEARCH_NAME } : {}),
     ...(request.ask ? { ask: request.ask } : {}),
     ...(request.onDecision ? { onDecision: request.onDecision } : {}),
     ...(request.log ? { log: request.log } : {}),

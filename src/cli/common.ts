@@ -62,3 +62,12 @@ export function printJsonLine(value: unknown): void {
 export function say(line: string): void {
   process.stderr.write(`${line}\n`);
 }
+
+/** A listen error as the person who chose the port with `flag` should read it. */
+export function portError(error: unknown, flag: string): unknown {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code !== "EADDRINUSE" && code !== "EACCES") return error;
+  return new Error(
+    `${(error as Error).message}: choose another with ${flag} PORT, or ${flag} 0 for a free one`,
+  );
+}

@@ -62,6 +62,11 @@ export interface HostOptions {
   log?: (line: string) => void;
   /** The tool the model uses to page through a spilled result. */
   readTool?: string;
+  /**
+   * The tool that finds tools by what they do (tool_search), when the session has one: an answer
+   * to an unknown name points to it instead of listing it among the tools.
+   */
+  searchTool?: string;
   /** State the session's calls share (what read returned, the shell's directory); default: a fresh one. */
   session?: ToolSession;
 }

@@ -328,8 +328,15 @@ export class ExecutionHost {
   }
 
   private unknownTool(name: string, set: HostToolSet): CallFailure {
-    const names = set.tools.map((t) => t.tool.name).sort();
-    const available = ` Available tools: ${names.slice(0, 30).join(", ") || "none"}${names.length > 30 ? ", …" : ""}.`;
+    const search = this.options.searchTool;
+    const names = set.tools
+      .map((t) => t.tool.name)
+      .filter((n) => n !== search)
+      .sort();
+    const searchHint = names.length < set.tools.length ? ` To find a tool by what it does, call ${search}.` : "";
+    const available =
+      ` Available tools: ${names.slice(0, 30).join(", ") || "none"}${names.length > 30 ? ", …" : ""}.` +
+      searchHint;
     if (name.length > MAX_NAME_ECHO) {
       // no fuzzy match against megabytes of name, and no echo of them
       const shown = `${JSON.stringify(name.slice(0, 64))}… (a name of ${name.length} characters)`;

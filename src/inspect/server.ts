@@ -1,11 +1,10 @@
 import { readFile } from "node:fs/promises";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { secretCheck } from "../mcp/server/http-auth.js";
 import { readBody } from "../mcp/server/http-body.js";
 import { PROVIDERS, type ProviderName } from "../render/index.js";
-import { foreignRequest, loopbackHosts } from "../util/loopback.js";
+import { foreignRequest, listenOnLoopback, loopbackHosts } from "../util/loopback.js";
 import type { ChangeEvent, StateView } from "./api-types.js";
 import { AskBroker, runCall } from "./calls.js";
 import { CONTENT_SECURITY_POLICY, pageHtml, STYLE_CSS } from "./page-html.js";
@@ -209,11 +208,7 @@ export async function serveInspector(
       else res.end();
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    http.once("error", reject);
-    http.listen(options.port, "127.0.0.1", () => resolve());
-  });
-  const port = (http.address() as AddressInfo).port;
+  const port = await listenOnLoopback(http, options.port);
   allowed = loopbackHosts(port);
   return {
     url: `http://127.0.0.1:${port}/${options.token}/`,

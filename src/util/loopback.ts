@@ -1,4 +1,22 @@
-import type { IncomingHttpHeaders } from "node:http";
+import type { IncomingHttpHeaders, Server } from "node:http";
+import type { AddressInfo } from "node:net";
+
+/**
+ * Listens on 127.0.0.1:`port` (0: any free port) and returns the port. A port that is taken
+ * rejects with code EADDRINUSE and a message that says so in words; the caller, which knows how
+ * the person chose the port, adds how to choose another.
+ */
+export async function listenOnLoopback(http: Server, port: number): Promise<number> {
+  await new Promise<void>((resolve, reject) => {
+    http.once("error", (error: NodeJS.ErrnoException) => {
+      if (error.code === "EADDRINUSE") error.message = `port ${port} on 127.0.0.1 is already in use`;
+      if (error.code === "EACCES") error.message = `port ${port} on 127.0.0.1 needs privileges to listen on`;
+      reject(error);
+    });
+    http.listen(port, "127.0.0.1", () => resolve());
+  });
+  return (http.address() as AddressInfo).port;
+}
 
 /** The Host values a server bound to 127.0.0.1:`port` answers to. */
 export function loopbackHosts(port: number): ReadonlySet<string> {

@@ -35,18 +35,10 @@ export const action = async (tool: string, opts: CallOptions) => {
     const ask = cliApprover(opts);
     // the text is handed to the host as is, as a model's arguments are
     const result = await plane.call(tool, args, ask ? { ask } : {});
-    if (result.error?.code === "permission_denied" && !ask && /not approved/.test(result.error.message)) {
-      say(
-        "toolplane: the call needs approval: run it on a terminal to be asked, or with --yes to approve every ask",
-      );
-    }
-    if (result.error?.code === "unknown_tool" && !tool.startsWith(MCP_NAME_PREFIX) && hasMcp(plane))
-      say("toolplane: MCP servers' tools are named mcp__<server>__<tool>; `toolplane catalog` lists them");
     await session?.save();
-    if (!session && result.isError && /has not been read in this session/.test(result.error?.message ?? ""))
-      say(NOT_READ_HINT);
     if (opts.json) printJson(result);
     else process.stdout.write(formatResult(result));
+    sayNextSteps(plane, result, { approver: ask !== undefined, session: session !== undefined });
     if (result.isError) process.exitCode = 1;
   } finally {
     // the result may name a spill file for the person to open: it outlives this process (an
@@ -55,9 +47,30 @@ export const action = async (tool: string, opts: CallOptions) => {
   }
 };
 
-/** Whether the configuration names MCP servers (this call started none of them). */
-function hasMcp(plane: Toolplane): boolean {
-  return Object.keys(plane.config.get("mcp.servers") as object).length > 0;
+/** What the person does next, on stderr after the result (the result's text is the model's). */
+function sayNextSteps(plane: Toolplane, result: ToolResult, had: { approver: boolean; session: boolean }) {
+  const message = result.error?.message ?? "";
+  if (result.error?.code === "permission_denied" && !had.approver && /not approved/.test(message))
+    say(
+      "toolplane: the call needs approval: run it on a terminal to be asked, or with --yes to approve every ask",
+    );
+  if (result.error?.code === "unknown_tool") {
+    const servers = Object.keys(plane.config.get("mcp.servers") as object).length > 0;
+    // the MCP servers were not started for a name outside mcp__: their tools are not in the answer
+    if (servers && !result.tool.startsWith(MCP_NAME_PREFIX))
+      say("toolplane: MCP servers' tools are named mcp__<server>__<tool>; `toolplane catalog` lists them");
+    say("toolplane: `toolplane catalog` lists the tools; `toolplane search QUERY` finds one by what it does");
+  }
+  if (!had.session && /has not been read in this session/.test(message)) say(NOT_READ_HINT);
+  if (result.spillPath !== undefined) {
+    // the text tells a model to page through the file with read; a later `toolplane call read` is
+    // another session, whose boundary does not hold this one's spill directory
+    const hours = plane.config.get("results.spillMaxAgeHours");
+    say(
+      `toolplane: the whole output is in ${result.spillPath}; open it with a pager (less, an editor). ` +
+        `A later toolplane run removes it once it is older than results.spillMaxAgeHours (${hours} h).`,
+    );
+  }
 }
 
 function formatResult(result: ToolResult): string {

@@ -1,6 +1,6 @@
 import { startInspector } from "../../inspect/index.js";
 import { progress } from "../../util/progress.js";
-import { type CommonOptions, printJsonLine, say, UsageError } from "../common.js";
+import { type CommonOptions, portError, printJsonLine, say, UsageError } from "../common.js";
 
 interface InspectCliOptions extends CommonOptions {
   port: string;
@@ -18,6 +18,8 @@ export const action = async (opts: InspectCliOptions) => {
     log: say,
     progress: (label) => progress(label),
     ...(opts.scope !== undefined ? { scope: opts.scope } : {}),
+  }).catch((error) => {
+    throw portError(error, "--port");
   });
   if (opts.json) printJsonLine({ url: inspector.url, port: inspector.port });
   else process.stdout.write(`${inspector.url}\n`);

@@ -9,7 +9,7 @@ import {
   skillPrompts,
   tokenProblem,
 } from "../../mcp/server/index.js";
-import { type CommonOptions, say, UsageError } from "../common.js";
+import { type CommonOptions, portError, say, UsageError } from "../common.js";
 import { openToolplane } from "../open.js";
 import { TOKEN_VARIABLE } from "../serve-token.js";
 
@@ -85,6 +85,8 @@ export const action = async (opts: ServeOptions) => {
       maxSessions: plane.config.get("serve.maxSessions") as number,
       sessionIdleMs: plane.config.get("serve.sessionIdleMs") as number,
       log: say,
+    }).catch((error) => {
+      throw portError(error, "--http");
     });
     stop = handle.close;
     say(`toolplane serve: listening on ${handle.url}`);

@@ -1,8 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import type { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { foreignRequest, loopbackHosts } from "../../util/loopback.js";
+import { foreignRequest, listenOnLoopback, loopbackHosts } from "../../util/loopback.js";
 import { loadServerSdk } from "../sdk.js";
 import { bearerCheck } from "./http-auth.js";
 import { readBody } from "./http-body.js";
@@ -118,11 +117,7 @@ export async function serveHttp(hub: SessionHub, options: HttpServeOptions): Pro
     if (!transport.sessionId) await transport.close();
   }
 
-  await new Promise<void>((resolve, reject) => {
-    http.once("error", reject);
-    http.listen(options.port, "127.0.0.1", () => resolve());
-  });
-  const actual = (http.address() as AddressInfo).port;
+  const actual = await listenOnLoopback(http, options.port);
   allowedHosts = loopbackHosts(actual);
   return {
     url: `http://127.0.0.1:${actual}${MCP_PATH}`,
