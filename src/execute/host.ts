@@ -333,7 +333,8 @@ export class ExecutionHost {
       .map((t) => t.tool.name)
       .filter((n) => n !== search)
       .sort();
-    const searchHint = names.length < set.tools.length ? ` To find a tool by what it does, call ${search}.` : "";
+    const searchHint =
+      names.length < set.tools.length ? ` To find a tool by what it does, call ${search}.` : "";
     const available =
       ` Available tools: ${names.slice(0, 30).join(", ") || "none"}${names.length > 30 ? ", …" : ""}.` +
       searchHint;
