@@ -18,3 +18,15 @@ export {
   type SkillToolValue,
   skillTool,
 } from "./tools/skill/tool.js";
+
+export type { DoctorCheck, DoctorContext, DoctorReport } from "./doctor/index.js";
+
+/**
+ * `toolplane doctor` on a live plane (see docs/doctor.md). Loaded on first use: the checks pull in
+ * what `import "toolplane"` does not otherwise need.
+ */
+export async function runDoctor(
+  ctx: import("./doctor/index.js").DoctorContext,
+): Promise<import("./doctor/index.js").DoctorReport> {
+  return (await import("./doctor/index.js")).runDoctor(ctx);
+}

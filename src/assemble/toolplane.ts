@@ -142,7 +142,9 @@ export class Toolplane {
     const modules = await loadToolModules(
       plane.config.get("tools.modules") as ToolModuleSpec[],
       plane.config.projectRoot,
-      { ...plane.config.ofKind("assembly"), ...plane.config.ofKind("run-time") },
+      // assembly keys only: a run-time key written into a description would change the request
+      // (and break the prompt cache) when the key changes, and run-time keys never enter a request
+      plane.config.ofKind("assembly"),
     );
     for (const m of modules) plane.tools.register(m.layer, m.provider);
     const restrictions = plane.config.get("scopes.restrictions") as Record<string, Restrictions>;

@@ -17,7 +17,9 @@ describe("tools.modules", () => {
         ".toolplane/config.json": JSON.stringify({
           tools: { modules: ["a.mjs", { path: "b.mjs", layer: "preset:review" }, "c.mjs"] },
         }),
-        "a.mjs": `export const tools = ({ config }) => (config["tools.timeoutMs"] === 120000 ? [${decl("alpha")}] : []);`,
+        // assembly keys only: a run-time key (tools.timeoutMs) changes while the session runs and
+        // must never reach a description, so a factory does not see one
+        "a.mjs": `export const tools = ({ config }) => (config["defer.threshold"] === 40 && !("tools.timeoutMs" in config) ? [${decl("alpha")}] : []);`,
         "b.mjs": `export default [${decl("beta")}];`,
         "c.mjs": `export const layer = "agent:x"; export const tools = [${decl("gamma")}];`,
       },

@@ -177,3 +177,19 @@ describe("toolplane doctor", () => {
     });
   });
 });
+
+describe("runDoctor from the package entry", () => {
+  it("runs the same checks on a live plane as the CLI does", async () => {
+    const { runDoctor, Toolplane } = await import("../../src/index.js");
+    const { repo, env } = tempProject();
+    const open = (set: string[] = []) => Toolplane.open({ cwd: repo, env, set, bundledSkills: null });
+    const plane = await open();
+    try {
+      const report = await runDoctor({ plane, reopen: open });
+      expect(report.checks.map((c) => `${c.station}/${c.check}`)).toEqual(IDS);
+      expect(report.checks.filter((c) => c.station !== "tools" && !c.ok)).toEqual([]);
+    } finally {
+      await plane.close();
+    }
+  });
+});
