@@ -3,6 +3,7 @@ export * from "./config/index.js";
 export * from "./declare/index.js";
 export * from "./defer/index.js";
 export * from "./discover/index.js";
+export type { DoctorCheck, DoctorContext, DoctorReport } from "./doctor/index.js";
 export * from "./eval/index.js";
 export * from "./execute/index.js";
 export * from "./filter/index.js";
@@ -18,8 +19,6 @@ export {
   type SkillToolValue,
   skillTool,
 } from "./tools/skill/tool.js";
-
-export type { DoctorCheck, DoctorContext, DoctorReport } from "./doctor/index.js";
 
 /**
  * `toolplane doctor` on a live plane (see docs/doctor.md). Loaded on first use: the checks pull in
