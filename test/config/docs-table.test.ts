@@ -21,7 +21,8 @@ function tableRows(): Map<string, Row> {
     const keys = [...m[1]!.matchAll(/`([^`]+)`/g)].map((k) => k[1]!);
     if (!keys.every((k) => /^[a-z]+\.[A-Za-z.]+$/.test(k))) continue;
     const defaults = keys.length > 1 ? m[3]!.split(" / ") : [m[3]!];
-    keys.forEach((k, i) => rows.set(k, { kind: m[2]!.trim(), default: (defaults[i] ?? "").trim() }));
+    for (const [i, k] of keys.entries())
+      rows.set(k, { kind: m[2]!.trim(), default: (defaults[i] ?? "").trim() });
   }
   return rows;
 }
