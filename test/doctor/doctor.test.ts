@@ -79,9 +79,9 @@ describe("toolplane doctor", () => {
           permissions: { rules: [{ effect: "deny", tool: "grep" }] },
           doctor: { expect: { "preset:review": ["review_diff", "notes", "secret-helper", "glob", "grep"] } },
         }),
-        // 1 (args and expected output off-schema), 2 (a host key inside the schema), 9 (run-time value in the description)
+        // 1 (args and expected output off-schema), 2 (a host key inside the schema), 9 (a run-time value copied into the description)
         "tools/faulty.mjs": `export const tools = ({ config }) => [{ name: "lookup",
-        description: "Look up a record by id. Gives up after " + config["tools.timeoutMs"] + " ms.",
+        description: "Look up a record by id. Gives up after 120000 ms." + (config["tools.timeoutMs"] ?? ""),
         parameters: { type: "object", properties: { id: { type: "string" } }, required: ["id"], concurrencySafe: true }, output: ${output},
         execute: () => ({ status: "open" }),
         selection: { shouldSelect: [{ task: "look up record 7", args: { id: 7 }, expected: { status: "pending" } }], shouldNotSelect: [] } }];`,
@@ -161,7 +161,9 @@ describe("toolplane doctor", () => {
     expect(r.byId.get("render/over-budget")?.findings?.[0]).toMatch(
       /^every provider: "\w+" cut from \d+ to \d+ chars/,
     );
-    expect(d("render/volatile-in-stable-prefix")).toMatch(/prefixHash changed .*lookup/);
+    // a factory never sees a run-time key (it would have written 120000 twice), so the prefix
+    // holds when one changes; the value copied into the text is still found
+    expect(d("render/volatile-in-stable-prefix")).not.toMatch(/prefixHash changed/);
     expect(d("render/volatile-in-stable-prefix")).toMatch(
       /holds 120000, the value of run-time key tools.timeoutMs/,
     );
