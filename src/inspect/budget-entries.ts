@@ -1,5 +1,5 @@
 import type { Catalog, ProviderName } from "../render/index.js";
-import { DEFERRED_HEADER, SKILLS_HEADER } from "../render/system.js";
+import { DEFERRED_HEADER, isSkillsNotListed, SKILLS_HEADER } from "../render/system.js";
 import { countTokens } from "../render/tokens.js";
 import type { BudgetEntry } from "./api-types.js";
 
@@ -42,10 +42,16 @@ export function budgetEntries(catalog: Catalog): BudgetEntry[] {
   let afterDeferredHeader = false;
   lines.forEach((line, i) => {
     const newline = i < lines.length - 1 ? 1 : 0;
-    if (line === SKILLS_HEADER || line === DEFERRED_HEADER || line === "") {
+    if (line === SKILLS_HEADER || line === DEFERRED_HEADER || line === "" || isSkillsNotListed(line)) {
       afterDeferredHeader = line === DEFERRED_HEADER;
       const name =
-        line === "" ? "(blank line)" : line === SKILLS_HEADER ? "(skills header)" : "(deferred header)";
+        line === ""
+          ? "(blank line)"
+          : line === SKILLS_HEADER
+            ? "(skills header)"
+            : line === DEFERRED_HEADER
+              ? "(deferred header)"
+              : "(skills left out)";
       entries.push({
         kind: "frame",
         name,

@@ -1,3 +1,4 @@
+import { hash } from "node:crypto";
 import type { ToolProjection } from "../declare/project.js";
 import { adapterFor } from "./adapters.js";
 import { cutText } from "./budget.js";
@@ -6,7 +7,7 @@ import { capped, type Entries, fitBudget, frameChars, tokensOf } from "./fit.js"
 import { deepFreeze, type LineMemo, RenderMemo, type WireMemo } from "./memo.js";
 import { PrefixHasher } from "./prefix-hash.js";
 import { wireName } from "./schema/names.js";
-import { deferredLine, foldSkills } from "./system.js";
+import { deferredLine, foldSkills, skillsNotListed } from "./system.js";
 import { systemText } from "./system-text.js";
 import type {
   BudgetCut,
@@ -163,11 +164,14 @@ export function renderFull(input: RenderInput): { catalog: Catalog; state: State
     skillTexts.push(text);
   }
   const omittedDeferred = fit.listsOmitted ? all.deferred.length - kept.deferred.length : 0;
+  const omittedSkills = fit.listsOmitted ? all.skills.length - kept.skills.length : 0;
+  // the marker rides as the skills part's last line (after the kept skills, before the deferred part)
+  const systemLines = omittedSkills > 0 ? [...skillLines, notListedLine(omittedSkills)] : skillLines;
   const deferredNames =
     kept.deferred.length > 0 || omittedDeferred > 0
       ? deferredLine(kept.deferred, omittedDeferred)
       : undefined;
-  const { text: system, digest: systemDigest } = memo.system(skillLines, deferredNames, systemText);
+  const { text: system, digest: systemDigest } = memo.system(systemLines, deferredNames, systemText);
   chars += system.length;
   const hasher = new PrefixHasher(Buffer.from(digests.join(""), "latin1"));
   const prefixHash = hasher.hex(systemDigest);
@@ -187,6 +191,7 @@ export function renderFull(input: RenderInput): { catalog: Catalog; state: State
           omittedDeferred,
           (t) => (t.description.length > cap ? cutText(t.description, cap) : t.description),
           skillTexts,
+          omittedSkills,
         );
   const tokensBind = tokensUsed !== undefined && tokensUsed / tokenLimit! > chars / settings.chars;
   const catalog: Catalog = {
@@ -224,7 +229,7 @@ export function renderFull(input: RenderInput): { catalog: Catalog; state: State
       maxChars,
       lengths,
       fixedChars:
-        frameChars(kept.skills, kept.deferred, omittedDeferred) +
+        frameChars(kept.skills, kept.deferred, omittedDeferred, omittedSkills) +
         kept.tools.reduce((sum, t) => sum + t.name.length, 0),
       totalAtCap: capped(lengths, fit.cap) + capped(skillLengths, fit.cap),
       totalPastCap: capped(lengths, fit.cap + 1) + capped(skillLengths, fit.cap + 1),
@@ -377,4 +382,10 @@ export function frozenInput(input: RenderInput): RenderInput {
   if (input.attachments) out.attachments = [...input.attachments];
   if (input.native) out.native = { ...input.native, tools: [...input.native.tools] };
   return out;
+}
+
+/** The skills-left-out marker as a system-text line (see skillsNotListed). */
+function notListedLine(count: number): LineMemo {
+  const text = skillsNotListed(count);
+  return { name: "", description: "", text, digest: hash("sha256", text, "binary") };
 }

@@ -2,7 +2,7 @@
 // characters and, when a token limit is set, o200k tokens. Pure functions over the entries.
 import type { ToolProjection } from "../declare/project.js";
 import { CUT_MARKER, cutText, waterFill } from "./budget.js";
-import { DEFERRED_HEADER, deferredLine, notListed, SKILLS_HEADER } from "./system.js";
+import { DEFERRED_HEADER, deferredLine, notListed, SKILLS_HEADER, skillsNotListed } from "./system.js";
 import { countTokens } from "./tokens.js";
 import type { CatalogSkill } from "./types.js";
 
@@ -26,14 +26,17 @@ export function frameChars(
   skills: readonly CatalogSkill[],
   deferred: readonly string[],
   omittedDeferred: number,
+  omittedSkills = 0,
 ): number {
   let n = 0;
-  if (skills.length > 0) {
+  const skillPart = skills.length > 0 || omittedSkills > 0;
+  if (skillPart) {
     n += SKILLS_HEADER.length;
     for (const s of skills) n += 1 + 4 + s.name.length; // "\n- name: "
+    if (omittedSkills > 0) n += 1 + skillsNotListed(omittedSkills).length;
   }
   if (deferred.length > 0 || omittedDeferred > 0) {
-    if (skills.length > 0) n += 2;
+    if (skillPart) n += 2;
     n += DEFERRED_HEADER.length + 1;
     for (const d of deferred) n += d.length;
     if (deferred.length > 1) n += 2 * (deferred.length - 1);
@@ -57,7 +60,8 @@ export function fitBudget(
   for (;;) {
     const kept = take(all, count);
     const omitted = all.deferred.length - kept.deferred.length;
-    const cap = capFor(kept, omitted, charLimit, tokenLimit, maxChars);
+    const omittedSkills = all.skills.length - kept.skills.length;
+    const cap = capFor(kept, omitted, omittedSkills, charLimit, tokenLimit, maxChars);
     if (cap !== undefined) return { kept, cap, listsOmitted: true };
     if (count === 0) return { kept, cap: CUT_MARKER.length, listsOmitted: false };
     count = shrink(all, count, charLimit, tokenLimit);
@@ -78,12 +82,13 @@ function take(all: Entries, count: number): Entries {
 function capFor(
   kept: Entries,
   omittedDeferred: number,
+  omittedSkills: number,
   charLimit: number,
   tokenLimit: number | undefined,
   maxChars: number,
 ): number | undefined {
   const lengths: number[] = [];
-  let fixed = frameChars(kept.skills, kept.deferred, omittedDeferred);
+  let fixed = frameChars(kept.skills, kept.deferred, omittedDeferred, omittedSkills);
   for (const t of kept.tools) {
     fixed += t.name.length;
     lengths.push(Math.min(t.description.length, maxChars));
@@ -99,6 +104,7 @@ function capFor(
     omittedDeferred,
     () => "",
     kept.skills.map(() => ""),
+    omittedSkills,
   );
   const tokens = descriptions.map((d) => countTokens(d.length > maxChars ? cutText(d, maxChars) : d));
   const markerTokens = countTokens(CUT_MARKER);
@@ -127,14 +133,16 @@ export function tokensOf(
   omittedDeferred: number,
   toolText: (t: ToolProjection) => string,
   skillTexts: readonly string[],
+  omittedSkills = 0,
 ): number {
   let sum = 0;
   for (const t of kept.tools) sum += countTokens(t.name) + countTokens(toolText(t));
-  if (kept.skills.length > 0) {
+  if (kept.skills.length > 0 || omittedSkills > 0) {
     sum += countTokens(SKILLS_HEADER);
     kept.skills.forEach((s, i) => {
       sum += countTokens(`- ${s.name}: `) + countTokens(skillTexts[i]!);
     });
+    if (omittedSkills > 0) sum += countTokens(skillsNotListed(omittedSkills));
   }
   if (kept.deferred.length > 0 || omittedDeferred > 0)
     sum += countTokens(DEFERRED_HEADER) + countTokens(deferredLine(kept.deferred, omittedDeferred));

@@ -19,5 +19,6 @@ export {
   renderSkillCatalog,
   renderSystem,
   SKILLS_HEADER,
+  skillsNotListed,
 } from "./system.js";
 export * from "./types.js";

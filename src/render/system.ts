@@ -11,6 +11,19 @@ export function notListed(count: number): string {
   return `${count} more not listed here (tool_search finds them)`;
 }
 
+/**
+ * The last line of the skills part when the budget left skills out: the model sees that the list
+ * is partial (their names are in the catalog's `report.omitted`).
+ */
+export function skillsNotListed(count: number): string {
+  return `(${count} more skill${count === 1 ? "" : "s"} not listed here: the catalog budget left them out)`;
+}
+
+/** Whether a system-text line is the `skillsNotListed` marker. */
+export function isSkillsNotListed(line: string): boolean {
+  return /^\(\d+ more skills? not listed here: /.test(line);
+}
+
 /** The deferred names line: the listed names, then `notListed` when `omitted` is above 0. */
 export function deferredLine(listed: readonly string[], omitted: number): string {
   const names = listed.join(", ");

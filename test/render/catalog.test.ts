@@ -10,6 +10,8 @@ import {
   notListed,
   RenderMemo,
   renderCatalog,
+  SKILLS_HEADER,
+  skillsNotListed,
   supportedProviders,
 } from "../../src/render/index.js";
 import { tempProject } from "../helpers/tmp.js";
@@ -126,6 +128,59 @@ describe("catalog budget", () => {
       ),
       { numRuns: 120 },
     );
+  });
+
+  it("property: skills left out are counted in the text the model sees, within budget", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 200 }),
+        fc.integer({ min: 0, max: 20 }),
+        fc.integer({ min: 150, max: 3000 }),
+        fc.option(fc.integer({ min: 60, max: 800 }), { nil: undefined }),
+        (skillCount, deferredCount, chars, tokens) => {
+          const skills = Array.from({ length: skillCount }, (_, i) => ({
+            name: `skill-${i}`,
+            description: words(12, `s${i}`),
+          }));
+          const deferred = Array.from({ length: deferredCount }, (_, i) => `deferred_tool_${i}`);
+          const c = renderCatalog({
+            provider: "anthropic",
+            tools: [tool("resident", words(30))],
+            skills,
+            deferred,
+            budget: { chars, ...(tokens !== undefined ? { tokens } : {}) },
+            memo: new RenderMemo(),
+          });
+          expect(c.budget.chars!.used).toBeLessThanOrEqual(chars);
+          expect(c.budget.chars!.used).toBe(catalogText(c).length);
+          if (c.budget.tokens) expect(c.budget.tokens.used).toBeLessThanOrEqual(c.budget.tokens.limit);
+          const left = c.report.omitted.filter((n) => n.startsWith("skill-"));
+          const lines = c.system.split("\n");
+          const listed = lines.filter((l) => l.startsWith("- skill-")).length;
+          expect(listed + left.length).toBe(skillCount);
+          if (left.length > 0 && c.system.includes(SKILLS_HEADER))
+            expect(lines).toContain(skillsNotListed(left.length));
+          if (left.length === 0) expect(c.system).not.toContain("more skill");
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
+  it("a skill left out leaves a line the model reads, before the deferred part", () => {
+    const skills = Array.from({ length: 40 }, (_, i) => ({ name: `skill-${i}`, description: words(30) }));
+    const c = renderCatalog({
+      provider: "anthropic",
+      tools: [tool("resident", "r")],
+      skills,
+      budgetChars: 400,
+    });
+    const left = c.report.omitted.filter((n) => n.startsWith("skill-"));
+    expect(left.length).toBeGreaterThan(0);
+    expect(c.system.split("\n").at(-1)).toBe(
+      `(${left.length} more skills not listed here: the catalog budget left them out)`,
+    );
+    expect(c.budget.used).toBeLessThanOrEqual(400);
   });
 
   it("caps any one description at catalog.descriptionMaxChars", () => {
