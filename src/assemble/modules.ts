@@ -3,6 +3,7 @@ import { pathToFileURL } from "node:url";
 import { defineTool } from "../declare/define-tool.js";
 import type { AnyTool, ToolDeclaration } from "../declare/types.js";
 import { GLOBAL_LAYER, MalformedEntryError, type Provider } from "../register/index.js";
+import { withDeadline } from "../util/deadline.js";
 
 /** One `tools.modules` item as written in config. */
 export type ToolModuleSpec = string | { path: string; layer?: string };
@@ -26,6 +27,7 @@ export async function loadToolModules(
   specs: readonly ToolModuleSpec[],
   projectRoot: string,
   config: Readonly<Record<string, unknown>>,
+  timeoutMs: number,
 ): Promise<LoadedModule[]> {
   const loaded: LoadedModule[] = [];
   for (const spec of specs) {
@@ -35,7 +37,14 @@ export async function loadToolModules(
     const specLayer = typeof spec === "object" ? spec.layer : undefined;
     let mod: Record<string, unknown>;
     try {
-      mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+      // a module whose top-level await never settles would otherwise hold assembly forever, or let
+      // the process end with exit 0 and no output once nothing else is pending
+      mod = (await withDeadline(
+        import(pathToFileURL(file).href),
+        timeoutMs,
+        `did not finish loading within ${timeoutMs} ms (tools.providerTimeoutMs)`,
+        { keepAlive: true },
+      )) as Record<string, unknown>;
     } catch (error) {
       const reason = `tools.modules: cannot load "${rel}" (${file}): ${(error as Error).message}; fix the path or the module`;
       loaded.push({ layer: specLayer || GLOBAL_LAYER, provider: failing(name, reason) });
@@ -43,7 +52,7 @@ export async function loadToolModules(
     }
     const layer = specLayer || (typeof mod.layer === "string" ? mod.layer : GLOBAL_LAYER);
     try {
-      loaded.push({ layer, provider: await moduleProvider(mod, name, rel, config) });
+      loaded.push({ layer, provider: await moduleProvider(mod, name, rel, config, timeoutMs) });
     } catch (error) {
       loaded.push({ layer, provider: failing(name, (error as Error).message, error) });
     }
@@ -56,6 +65,7 @@ async function moduleProvider(
   name: string,
   rel: string,
   config: Readonly<Record<string, unknown>>,
+  timeoutMs: number,
 ): Promise<Provider<AnyTool>> {
   if (typeof mod.provider === "function") {
     const inner = (mod.provider as () => Provider<unknown>)();
@@ -80,7 +90,14 @@ async function moduleProvider(
   }
   const exported = mod.tools ?? mod.default;
   const list =
-    typeof exported === "function" ? await (exported as (c: unknown) => unknown)({ config }) : exported;
+    typeof exported === "function"
+      ? await withDeadline(
+          Promise.resolve((exported as (c: unknown) => unknown)({ config })),
+          timeoutMs,
+          `tools.modules: "${rel}": tools({config}) did not return within ${timeoutMs} ms (tools.providerTimeoutMs)`,
+          { keepAlive: true },
+        )
+      : exported;
   if (!Array.isArray(list)) {
     throw new Error(
       `tools.modules: "${rel}" exports no tools; export \`tools\` (an array or a function of {config}), a default array, or \`provider()\``,

@@ -145,6 +145,7 @@ export class Toolplane {
       // assembly keys only: a run-time key written into a description would change the request
       // (and break the prompt cache) when the key changes, and run-time keys never enter a request
       plane.config.ofKind("assembly"),
+      plane.config.get("tools.providerTimeoutMs") as number,
     );
     for (const m of modules) plane.tools.register(m.layer, m.provider);
     const restrictions = plane.config.get("scopes.restrictions") as Record<string, Restrictions>;

@@ -11,7 +11,7 @@ import { searchCommand } from "./commands/search.js";
 import { serveCommand } from "./commands/serve.js";
 import { skillsCommand } from "./commands/skills.js";
 import { trustCommand } from "./commands/trust.js";
-import { UsageError } from "./common.js";
+import { UsageError, withGlobalOptions } from "./common.js";
 import { VERSION } from "./version.js";
 
 export { VERSION };
@@ -30,6 +30,7 @@ export function buildProgram(): Command {
     // below inherit this)
     .configureOutput({ outputError: (text, write) => write(oneLine(text)) })
     .exitOverride();
+  withGlobalOptions(program);
   // a --cwd that does not exist is the person's typo: exit 2 before anything opens
   program.hook("preAction", (_program, action) => {
     const cwd = (action.optsWithGlobals() as { cwd?: unknown }).cwd;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { Toolplane } from "../../src/assemble/toolplane.js";
+import { runCli } from "../helpers/cli.js";
 import { tempProject } from "../helpers/tmp.js";
 
 const decl = (name: string) =>
@@ -126,5 +127,32 @@ describe("tools.modules", () => {
         await plane.close();
       }
     }
+  });
+
+  it("a module whose import never settles is a problem after tools.providerTimeoutMs, not a silent exit 0", () => {
+    const { repo, env } = tempProject(
+      {
+        ".toolplane/config.json": JSON.stringify({
+          tools: { modules: ["stuck.mjs", "slow-factory.mjs", "ok.mjs"] },
+        }),
+        "stuck.mjs": "await new Promise(() => {});\nexport const tools = [];",
+        "slow-factory.mjs": "export const tools = () => new Promise(() => {});",
+        "ok.mjs": `export const tools = [${decl("fine")}];`,
+      },
+      { trust: true },
+    );
+    const r = runCli(["catalog", "--json", "--set", "tools.providerTimeoutMs=1000"], { cwd: repo, env });
+    // the catalog is printed without them, incomplete, and names each
+    expect(r.code).toBe(1);
+    const out = JSON.parse(r.stdout);
+    expect(out.tools.map((t: { name: string }) => t.name)).toContain("fine");
+    expect(out.incomplete).toBe(true);
+    const reasons = Object.fromEntries(
+      out.problems.map((p: { provider: string; reason: string }) => [p.provider, p.reason]),
+    );
+    expect(reasons["module:stuck.mjs"]).toMatch(
+      /did not finish loading within 1000 ms \(tools\.providerTimeoutMs\)/,
+    );
+    expect(reasons["module:slow-factory.mjs"]).toMatch(/tools\(\{config\}\) did not return within 1000 ms/);
   });
 });

@@ -50,6 +50,49 @@ describe("bad usage: exit 2 and one line that says what to do", () => {
   });
 });
 
+describe("the shared options before or after the command", () => {
+  it("--cwd, --set and --json may come first; --set from both places adds up", () => {
+    const p = tempProject({
+      ".toolplane/config.json": JSON.stringify({ catalog: { budget: { chars: 5000 } } }),
+    });
+    const elsewhere = tempProject();
+    const opts = { cwd: elsewhere.repo, env: p.bareEnv };
+    const first = runCli(["--cwd", p.repo, "--json", "catalog"], opts);
+    expect(first.code, first.stderr).toBe(0);
+    // the project's own file applied: --cwd reached the command
+    expect(JSON.parse(first.stdout).budget.limit).toBe(5000);
+    const both = runCli(
+      [
+        "--set",
+        "catalog.budget.chars=700",
+        "config",
+        "--cwd",
+        p.repo,
+        "--set",
+        "tools.timeoutMs=5000",
+        "--json",
+      ],
+      opts,
+    );
+    expect(both.code, both.stderr).toBe(0);
+    const values = JSON.parse(both.stdout).values;
+    expect(values["catalog.budget.chars"]).toMatchObject({ value: 700, layer: "cli" });
+    expect(values["tools.timeoutMs"]).toMatchObject({ value: 5000, layer: "cli" });
+  });
+
+  it("a shared option the command does not take is bad usage wherever it stands", () => {
+    const p = tempProject();
+    for (const args of [
+      ["config", "--scope", "s1"],
+      ["--scope", "s1", "config"],
+    ]) {
+      const r = runCli(args, { cwd: p.repo, env: p.bareEnv });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toBe("toolplane: toolplane config does not take --scope\n");
+    }
+  });
+});
+
 describe("-v and --version", () => {
   it("print the package's version", () => {
     for (const flag of ["-v", "--version"]) {

@@ -2,6 +2,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { z } from "zod";
 import { limitsFrom } from "../../execute/limits.js";
+import { withDeadline } from "../../util/deadline.js";
 import { DEFAULT_START_TIMEOUT_MS, isStdio, MCP_IMPLEMENTATION, type McpServerConfig } from "../config.js";
 import { clientSdk, loadClientSdk } from "../sdk.js";
 import { BoundedStdioClientTransport } from "../stdio/client-transport.js";
@@ -109,7 +110,11 @@ export class McpConnection {
     this.client = client;
     this.transport = transport;
     try {
-      await withDeadline(client.connect(transport, { timeout }), timeout, "did not finish initialize");
+      await withDeadline(
+        client.connect(transport, { timeout }),
+        timeout,
+        `did not finish initialize within ${timeout} ms`,
+      );
       this.connectedAt = Date.now();
     } catch (error) {
       this.client = undefined;
@@ -218,18 +223,4 @@ export class McpConnection {
 
 export function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
-}
-
-/** Rejects after `ms` even when the inner promise never settles (a peer that never answers). */
-async function withDeadline<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} within ${ms} ms`)), ms);
-    timer.unref?.();
-  });
-  try {
-    return await Promise.race([promise, deadline]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
