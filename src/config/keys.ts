@@ -243,6 +243,12 @@ export const CONFIG_KEYS = {
     default: {},
     doc: "per-tool timeout in ms, by tool name; wins over the tool's own timeoutMs and tools.timeoutMs",
   },
+  "tools.maxTimeoutMs": {
+    kind: "run-time",
+    schema: durationMs,
+    default: 600_000,
+    doc: "the most a tool's own timeoutMs may be (a tool module's declaration, an MCP server's timeoutMs); tools.timeouts.NAME, the person's choice, is not capped",
+  },
   "tools.maxConcurrency": {
     kind: "run-time",
     schema: positiveInt,

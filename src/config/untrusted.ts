@@ -215,6 +215,7 @@ export const APPLIED_AS_IS: readonly ConfigKey[] = [
   "tools.examples",
   "tools.timeoutMs",
   "tools.timeouts",
+  "tools.maxTimeoutMs",
   "tools.maxConcurrency",
   "tools.argsMaxBytes",
   "tools.providerTimeoutMs",

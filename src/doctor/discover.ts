@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { AuditReport } from "../discover/discovery.js";
-import type { SkillListing } from "../discover/view.js";
+import type { SkillListing, SkillsView } from "../discover/view.js";
 import { readRegularHeadSync } from "../util/regular-file.js";
 import { type DoctorCheck, row } from "./types.js";
 
@@ -73,4 +73,34 @@ function bodyWithoutName(text: string): string {
     .replace(/\r\n/g, "\n")
     .replace(/^name:.*$/m, "")
     .trim();
+}
+
+/**
+ * A row of the tool layer's own: skill files discovery could not load (no description, bad YAML,
+ * not a regular file), or loaded under their folder's name because they declare none. Other
+ * warnings (an unknown field, a long description) are counted in the summary, not failed on:
+ * `toolplane skills` lists them.
+ */
+export function skillFilesCheck(view: SkillsView): DoctorCheck {
+  const findings: string[] = [];
+  let warningsOnly = 0;
+  for (const p of view.problems) {
+    const errors = p.errors.filter((e) => !e.startsWith("warning: "));
+    const unnamed = p.errors.filter((e) => /^warning: (line \d+: )?name: is required/.test(e));
+    if (errors.length > 0) findings.push(`${p.path}: not loaded: ${errors.join("; ")}`);
+    else if (unnamed.length > 0)
+      findings.push(
+        `${p.path}: loaded under its folder's name: ${unnamed.map((e) => e.slice(9)).join("; ")}`,
+      );
+    else warningsOnly += 1;
+  }
+  const more =
+    warningsOnly > 0 ? `; ${warningsOnly} more with warnings only (toolplane skills lists them)` : "";
+  return row(
+    "discover",
+    "skill-files",
+    `${view.skills.length} skill(s) loaded, ${view.problems.length} file(s) with a problem${more}`,
+    findings,
+    "fix each file named (toolplane skills validate PATH lists every rule it breaks): a SKILL.md needs `name` and `description` in its frontmatter",
+  );
 }

@@ -1,5 +1,5 @@
 import { leakCheck, schemaCheck } from "./declare.js";
-import { renameLeftoverCheck, staleCacheCheck } from "./discover.js";
+import { renameLeftoverCheck, skillFilesCheck, staleCacheCheck } from "./discover.js";
 import { attachmentCheck } from "./filter.js";
 import { deletionCheck } from "./invalidate.js";
 import { attributionCheck, overrideCheck, providerProblemsCheck } from "./register.js";
@@ -12,7 +12,8 @@ export type { DoctorCheck, DoctorContext, DoctorReport } from "./types.js";
 
 /**
  * The seed's failure table (section 7), one check per row, in its order, then two rows of the
- * tool layer's own: provider problems and an untrusted project's ignored keys. The skill state is
+ * tool layer's own: provider problems, skill files that did not load, and an untrusted project's
+ * ignored keys. The skill state is
  * read before the tools are (a harness's order) and audited once; the audit repairs what it finds.
  */
 export async function runDoctor(ctx: DoctorContext): Promise<DoctorReport> {
@@ -47,6 +48,7 @@ export async function runDoctor(ctx: DoctorContext): Promise<DoctorReport> {
       volatile,
       deletion,
       providers.check,
+      skillFilesCheck(await plane.skillsView()),
       trust,
       sandboxCheck(ctx),
     ],

@@ -51,7 +51,13 @@ export function chooseTimeout(
 ): TimeoutChoice {
   const perTool = (config["tools.timeouts"] as Record<string, number> | undefined)?.[tool];
   if (typeof perTool === "number") return { ms: perTool, source: `tools.timeouts.${tool}` };
-  if (typeof declared === "number") return { ms: declared, source: "the tool's own timeoutMs" };
+  if (typeof declared === "number") {
+    // a tool's own figure is the tool author's (or a server's); the person's cap bounds it
+    const max = config["tools.maxTimeoutMs"];
+    if (typeof max === "number" && declared > max)
+      return { ms: max, source: `tools.maxTimeoutMs (the tool's own timeoutMs is ${declared} ms)` };
+    return { ms: declared, source: "the tool's own timeoutMs" };
+  }
   const global = config["tools.timeoutMs"];
   return { ms: typeof global === "number" ? global : 120_000, source: "tools.timeoutMs" };
 }

@@ -29,6 +29,7 @@ const IDS = [
   "render/volatile-in-stable-prefix",
   "invalidate/missed-deletion",
   "register/provider-problems",
+  "discover/skill-files",
   "config/untrusted-project",
   "tools/sandbox",
 ];
@@ -119,6 +120,9 @@ describe("toolplane doctor", () => {
           "deploy",
           "Deploy the app to staging.\nRun the deploy script.",
         ),
+        // skill-files: one without a description (not loaded), one without a name
+        ".toolplane/skills/no-description/SKILL.md": "---\nname: no-description\n---\nbody\n",
+        ".toolplane/skills/no-name/SKILL.md": "---\ndescription: Has no name line.\n---\nbody\n",
         // 7: the model may not invoke it
         ".toolplane/skills/secret-helper/SKILL.md": skill(
           "secret-helper",
@@ -166,6 +170,12 @@ describe("toolplane doctor", () => {
     expect(d("render/volatile-in-stable-prefix")).not.toMatch(/prefixHash changed/);
     expect(d("render/volatile-in-stable-prefix")).toMatch(
       /holds 120000, the value of run-time key tools.timeoutMs/,
+    );
+    expect(d("discover/skill-files")).toMatch(
+      /no-description\/SKILL\.md: not loaded: line 1: description: is required/,
+    );
+    expect(d("discover/skill-files")).toMatch(
+      /no-name\/SKILL\.md: loaded under its folder's name: line 1: name: is required/,
     );
     expect(d("invalidate/missed-deletion")).toMatch(/tool "scratch" .* still in the cached snapshot/);
     expect(d("invalidate/missed-deletion")).toMatch(/skill "gone-skill" .* deleted/);

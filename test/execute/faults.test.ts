@@ -134,6 +134,32 @@ describe("fault tests: the host never crashes", () => {
     expect(textOf(r)).toMatch(/partial output before it stopped:\]\npartial line 1\npartial line 2/);
   });
 
+  it("a tool's own timeoutMs is capped by tools.maxTimeoutMs; the person's per-tool figure is not", async () => {
+    const greedy = defineTool({
+      name: "greedy",
+      description: "declares a day",
+      parameters: z.object({}),
+      output: { schema: z.string(), render: (v) => v },
+      timeoutMs: 86_400_000,
+      execute: (_args, ctx) =>
+        new Promise<string>((_, reject) =>
+          ctx.signal.addEventListener("abort", () => reject(ctx.signal.reason)),
+        ),
+    });
+    const capped = testHost([greedy], { config: { "tools.maxTimeoutMs": 30 } }).host;
+    const r = await capped.call({ tool: "greedy", args: {} });
+    expect(r.error?.code).toBe("timeout");
+    expect(textOf(r)).toMatch(
+      /within 30 ms \(tools\.maxTimeoutMs \(the tool's own timeoutMs is 86400000 ms\)\)/,
+    );
+    const chosen = testHost([greedy], {
+      config: { "tools.maxTimeoutMs": 30, "tools.timeouts": { greedy: 60 } },
+    }).host;
+    expect(textOf(await chosen.call({ tool: "greedy", args: {} }))).toMatch(
+      /within 60 ms \(tools\.timeouts\.greedy\)/,
+    );
+  });
+
   it("config overrides the tool's timeout per tool", async () => {
     const { host: h } = testHost([hangs], { config: { "tools.timeouts": { hangs: 20 } } });
     const r = await h.call({ tool: "hangs", args: {} });
