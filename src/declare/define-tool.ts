@@ -128,5 +128,30 @@ function checkDeclaration(decl: ToolDeclaration): void {
     if (!Array.isArray(shouldSelect) || !Array.isArray(shouldNotSelect)) {
       fail("selection", "needs shouldSelect and shouldNotSelect arrays of { task, args? }");
     }
+    for (const [list, cases] of [
+      ["shouldSelect", shouldSelect],
+      ["shouldNotSelect", shouldNotSelect],
+    ] as const) {
+      // a selection test with no cases on one side passes whatever the tool says: it cannot fail
+      if (cases.length === 0)
+        fail(
+          `selection.${list}`,
+          "is empty: give at least one task (a selection test with none cannot fail)",
+        );
+      cases.forEach((c, i) => {
+        const problem = selectionCaseProblem(c);
+        if (problem) fail(`selection.${list}[${i}]`, problem);
+      });
+    }
   }
+}
+
+/** Why a selection case is unusable, or undefined (also checked by eval for tools made elsewhere). */
+export function selectionCaseProblem(c: unknown): string | undefined {
+  if (c === null || typeof c !== "object" || Array.isArray(c))
+    return "must be an object { task, args?, expected? }";
+  const task = (c as { task?: unknown }).task;
+  if (typeof task !== "string" || task.trim() === "")
+    return "needs `task`, a non-empty string (what a user would ask)";
+  return undefined;
 }

@@ -1,4 +1,6 @@
+import { type ReportedProblem, reportProblems } from "../assemble/problems.js";
 import type { Toolplane } from "../assemble/toolplane.js";
+import { selectionCaseProblem } from "../declare/define-tool.js";
 import type { AnyTool } from "../declare/types.js";
 import { entryFromTool } from "../defer/search/from-tool.js";
 import { type SelectionCaseResult, selectionCheck } from "../defer/selection.js";
@@ -15,6 +17,8 @@ export interface EndpointCaseResult {
 export interface ToolSelectionReport {
   tool: string;
   ok: boolean;
+  /** Why the tool's cases could not be run (an empty list, a case without a task): it fails. */
+  malformed?: string;
   search: { ok: boolean; cases: SelectionCaseResult[] };
   endpoint?: { ok: boolean; cases: EndpointCaseResult[] };
 }
@@ -26,6 +30,11 @@ export interface SelectionReport {
   tools: ToolSelectionReport[];
   /** Visible tools that declare no selection cases (tested by nothing here). */
   untested: string[];
+  /**
+   * Providers whose tools could not be read (a module with a bad declaration, a server that did
+   * not start): their tools' cases did not run, so the report fails.
+   */
+  problems: ReportedProblem[];
   summary: { cases: number; failed: number };
 }
 
@@ -55,6 +64,11 @@ export async function evalSelection(
   let done = 0;
   const tools: ToolSelectionReport[] = [];
   for (const tool of withCases) {
+    const malformed = selectionProblem(tool);
+    if (malformed !== undefined) {
+      tools.push({ tool: tool.name, ok: false, malformed, search: { ok: false, cases: [] } });
+      continue;
+    }
     const search = selectionCheck(tool, index);
     const report: ToolSelectionReport = {
       tool: tool.name,
@@ -76,10 +90,12 @@ export async function evalSelection(
     tools.push(report);
   }
   const all = tools.flatMap((t) => [...t.search.cases, ...(t.endpoint?.cases ?? [])]);
+  const problems = reportProblems(snapshot.problems);
   const result: SelectionReport = {
-    ok: tools.every((t) => t.ok),
+    ok: tools.every((t) => t.ok) && problems.length === 0,
     tools,
     untested: entries.map((e) => e.name).filter((n) => !withCases.some((t) => t.name === n)),
+    problems,
     summary: { cases: all.length, failed: all.filter((c) => !c.ok).length },
   };
   if (options.endpoint) result.model = options.endpoint.model;
@@ -87,7 +103,22 @@ export async function evalSelection(
 }
 
 function hasCases(tool: AnyTool): boolean {
-  return casesOf(tool).length > 0;
+  return tool.host.selection !== undefined;
+}
+
+/** defineTool refuses these; a tool made some other way is checked here. */
+function selectionProblem(tool: AnyTool): string | undefined {
+  const s = tool.host.selection as { shouldSelect?: unknown; shouldNotSelect?: unknown } | undefined;
+  for (const list of ["shouldSelect", "shouldNotSelect"] as const) {
+    const cases = s?.[list];
+    if (!Array.isArray(cases) || cases.length === 0)
+      return `selection.${list} is missing or empty: a selection test needs at least one task on each side`;
+    for (const [i, c] of cases.entries()) {
+      const problem = selectionCaseProblem(c);
+      if (problem) return `selection.${list}[${i}] ${problem}`;
+    }
+  }
+  return undefined;
 }
 
 function casesOf(tool: AnyTool): Array<{ task: string; expect: "select" | "not-select" }> {

@@ -25,6 +25,20 @@ describe("defineTool", () => {
     ["execute", { execute: "nope" }],
     ["timeoutMs", { timeoutMs: -1 }],
     ["description", { description: "  " }],
+    // a selection test that cannot fail: one side empty
+    [
+      "selection.shouldNotSelect",
+      { selection: { shouldSelect: [{ task: "look up x" }], shouldNotSelect: [] } },
+    ],
+    ["selection.shouldSelect", { selection: { shouldSelect: [], shouldNotSelect: [{ task: "send mail" }] } }],
+    [
+      "selection.shouldSelect[1]",
+      { selection: { shouldSelect: [{ task: "a" }, { args: {} }], shouldNotSelect: [{ task: "b" }] } },
+    ],
+    [
+      "selection.shouldNotSelect[0]",
+      { selection: { shouldSelect: [{ task: "a" }], shouldNotSelect: ["b"] } },
+    ],
   ])("rejects a bad %s at definition time, naming tool and rule", (rule, patch) => {
     const decl = { ...base, ...patch } as never;
     let caught: unknown;

@@ -85,7 +85,7 @@ describe("toolplane doctor", () => {
         description: "Look up a record by id. Gives up after 120000 ms." + (config["tools.timeoutMs"] ?? ""),
         parameters: { type: "object", properties: { id: { type: "string" } }, required: ["id"], concurrencySafe: true }, output: ${output},
         execute: () => ({ status: "open" }),
-        selection: { shouldSelect: [{ task: "look up record 7", args: { id: 7 }, expected: { status: "pending" } }], shouldNotSelect: [] } }];`,
+        selection: { shouldSelect: [{ task: "look up record 7", args: { id: 7 }, expected: { status: "pending" } }], shouldNotSelect: [{ task: "send an email" }] } }];`,
         // 3: the same name again in the same layer
         "tools/dup.mjs": `export default [{ name: "lookup", description: "Another lookup.", parameters: { type: "object", properties: {} }, output: ${output}, execute: () => ({ status: "open" }) }];`,
         // 4: registered into a misspelt scope layer

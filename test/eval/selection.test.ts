@@ -150,4 +150,52 @@ describe("toolplane eval selection (CLI)", () => {
     expect(out.tools.map((t: { tool: string }) => t.tool)).toContain("ticket_status");
     expect(out.model).toBeUndefined();
   });
+
+  it("a selection declaration that cannot fail (an empty side, a case without a task) fails the run, naming the tool", async () => {
+    const decl = (name: string, selection: string) =>
+      `{ name: "${name}", description: "The ${name} tool.", parameters: { type: "object", properties: {} }, output: { schema: { type: "string" }, render: (v) => v }, execute: () => "x", selection: ${selection} }`;
+    const p = tempProject(
+      {
+        ".toolplane/config.json": JSON.stringify({ tools: { modules: ["one.mjs", "two.mjs"] } }),
+        "one.mjs": `export const tools = [${decl("one_sided", '{ shouldSelect: [{ task: "do one" }], shouldNotSelect: [] }')}];`,
+        "two.mjs": `export const tools = [${decl("taskless", '{ shouldSelect: [{ args: {} }], shouldNotSelect: [{ task: "x" }] }')}];`,
+      },
+      { trust: true },
+    );
+    const r = await runCliAsync(["eval", "selection"], p.env, p.repo);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(
+      /FAIL module:one\.mjs \(one_sided\) could not be read.*selection\.shouldNotSelect.*is empty/,
+    );
+    expect(r.stdout).toMatch(
+      /FAIL module:two\.mjs \(taskless\) could not be read.*selection\.shouldSelect\[0\].*task/,
+    );
+    const json = JSON.parse((await runCliAsync(["eval", "selection", "--json"], p.env, p.repo)).stdout);
+    expect(json.ok).toBe(false);
+    expect(json.problems.map((x: { entry: string }) => x.entry).sort()).toEqual(["one_sided", "taskless"]);
+  });
+
+  it("a tool made without defineTool is checked by eval itself", async () => {
+    const { plane } = await openPlane();
+    const { defineTool } = await import("../../src/declare/index.js");
+    const { GLOBAL_LAYER } = await import("../../src/register/index.js");
+    const made = defineTool({
+      name: "handmade",
+      description: "A hand-made tool.",
+      parameters: { type: "object", properties: {} },
+      output: { schema: { type: "string" }, render: (v: string) => v },
+      execute: () => "x",
+    });
+    // a selection set after definition, as a hand-made Tool object could carry
+    const broken = {
+      ...made,
+      host: { ...made.host, selection: { shouldSelect: [{ task: "a" }], shouldNotSelect: [] } },
+    };
+    plane.tools.register(GLOBAL_LAYER, { name: "hand", enumerate: () => [broken as typeof made] });
+    const report = await evalSelection(plane);
+    const t = report.tools.find((x) => x.tool === "handmade")!;
+    expect(t.ok).toBe(false);
+    expect(t.malformed).toMatch(/selection\.shouldNotSelect is missing or empty/);
+    expect(report.ok).toBe(false);
+  });
 });

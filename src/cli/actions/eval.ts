@@ -47,7 +47,7 @@ function formatReport(report: SelectionReport): string {
   const paint = verdicts();
   const mark = (ok: boolean) => (ok ? paint.pass("ok  ") : paint.fail("FAIL"));
   for (const t of report.tools) {
-    out.push(`${mark(t.ok)} ${t.tool}`);
+    out.push(`${mark(t.ok)} ${t.tool}${t.malformed ? `: its cases cannot run: ${t.malformed}` : ""}`);
     for (const c of t.search.cases) {
       const where = c.rank === null ? "not found" : `rank ${c.rank}, score ${c.score.toFixed(2)}`;
       out.push(`  ${mark(c.ok)} search   ${c.expect.padEnd(10)} ${where}: ${c.task}`);
@@ -59,6 +59,10 @@ function formatReport(report: SelectionReport): string {
   }
   if (report.tools.length === 0) out.push("no visible tool declares selection cases");
   if (report.untested.length > 0) out.push(`no selection cases: ${report.untested.join(", ")}`);
+  for (const p of report.problems) {
+    const what = p.entry ? `${p.provider} (${p.entry})` : p.provider;
+    out.push(`${mark(false)} ${what} could not be read, so its tools' cases did not run: ${p.reason}`);
+  }
   const { cases, failed } = report.summary;
   out.push(`${cases - failed}/${cases} cases passed${report.model ? ` (model ${report.model})` : ""}`);
   return `${out.join("\n")}\n`;
