@@ -15,10 +15,11 @@ export const HOST_KEYS = [
 
 /**
  * Host keys a provider's tool form publishes by design: an MCP tools/list entry carries the
- * output schema (2025-06-18), which no model request of another provider may.
+ * output schema and the display title (2025-06-18), which no model request of another provider may.
  */
 export function publishedHostKeys(provider: string): readonly string[] {
-  return provider === "mcp" ? ["outputSchema"] : [];
+  // `title`: the display title, the name an MCP client shows people
+  return provider === "mcp" ? ["outputSchema", "title"] : [];
 }
 
 /**
@@ -44,8 +45,10 @@ export function findLeaks(
       });
     } else if (node !== null && typeof node === "object") {
       for (const [key, v] of Object.entries(node)) {
-        if (!keysAreParams && HOST_KEYS.includes(key) && !allowed.includes(key))
-          leaks.push(`${path}/${key}: host key`);
+        const published = !keysAreParams && allowed.includes(key);
+        if (!keysAreParams && HOST_KEYS.includes(key) && !published) leaks.push(`${path}/${key}: host key`);
+        // a published text (an MCP entry's display title) may hold what the host declared
+        if (published && typeof v === "string") continue;
         walk(v, `${path}/${key}`, key === "properties" && !keysAreParams);
       }
     }

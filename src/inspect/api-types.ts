@@ -203,6 +203,8 @@ export interface SelectionView {
 
 export interface ToolForm {
   name: string;
+  /** The declaration's display title, for people (never sent to a model). */
+  title?: string;
   description: string;
   /** The tool's parameters, the JSON Schema its calls are validated against. */
   parameters: unknown;
@@ -223,6 +225,8 @@ export interface TraceEntry {
 }
 
 export interface CallView {
+  /** The call as its tool's display part puts it for people: `Read: read src/a.ts`. */
+  summary?: string;
   result: {
     tool: string;
     isError: boolean;

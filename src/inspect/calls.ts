@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Toolplane } from "../assemble/index.js";
+import { displayCall } from "../declare/display.js";
 import type { AskRequest, DecisionEvent } from "../execute/index.js";
 import type { Decision } from "../permissions/index.js";
 import type { AskView, CallView, TraceEntry } from "./api-types.js";
@@ -99,10 +100,14 @@ export async function runCall(
     },
     onDecision: (event) => trace.push(decisionEntry(event)),
   });
+  const entry = (await plane.toolSnapshot()).get(tool)?.entry;
+  const shown = entry ? displayCall(entry, args ?? {}) : undefined;
   const started = performance.now();
   // the arguments go to the host as JSON text, as a model's do
   const result = await host.call({ tool, args: JSON.stringify(args ?? {}) });
-  return { result, trace, ms: Math.round(performance.now() - started) };
+  const view: CallView = { result, trace, ms: Math.round(performance.now() - started) };
+  if (shown) view.summary = shown.summary ? `${shown.title}: ${shown.summary}` : shown.title;
+  return view;
 }
 
 function decisionEntry(event: DecisionEvent): TraceEntry {

@@ -174,6 +174,7 @@ export async function toolForms(plane: Toolplane): Promise<ToolForm[]> {
   const tools = await plane.visibleTools();
   const forms: ToolForm[] = tools.map((t) => ({
     name: t.name,
+    ...(t.host.display?.title ? { title: t.host.display.title } : {}),
     description: t.description,
     parameters: t.parameters,
     residency: residency.get(t.name) ?? "resident",

@@ -58,6 +58,23 @@ describe("messages for a person at a shell", () => {
     expect(far.stderr).toMatch(/`toolplane search QUERY` finds one by what it does/);
   });
 
+  it("a call names what runs with the tool's display part, on stderr; the model's text is apart", () => {
+    const p = tempProject({ "notes.txt": "alpha\n" });
+    const r = runCli(["call", "read", "--args", '{"path": "notes.txt", "offset": 1}'], {
+      cwd: p.repo,
+      env: p.env,
+    });
+    expect(r.code).toBe(0);
+    expect(r.stderr.split("\n")[0]).toBe("Read: read notes.txt:1");
+    expect(r.stdout).not.toContain("Read: read");
+    // --json prints the result only
+    const json = runCli(["call", "read", "--json", "--args", '{"path": "notes.txt"}'], {
+      cwd: p.repo,
+      env: p.env,
+    });
+    expect(json.stderr).not.toContain("Read:");
+  });
+
   it("Ctrl-C ends a one-shot command with 130", async () => {
     const p = tempProject();
     // a call that waits: a command that sleeps (allowed by a rule for this run)

@@ -302,10 +302,14 @@ describe("what the page shows", () => {
     const forms = await get<ToolForm[]>("/api/tools");
     const read = forms.find((f) => f.name === "read");
     expect(Object.keys((read!.parameters as { properties: object }).properties)).toContain("path");
+    expect(read!.title).toBe("Read");
     expect(forms.find((f) => f.name === "glob")).toBeUndefined();
 
     const r = await post("/api/call", { tool: "read", args: { path: "long.txt" } });
     const call = JSON.parse(r.text) as CallView;
+    // the tool's display part says what ran, for the page; the model's result is apart
+    expect(call.summary).toBe("Read: read long.txt");
+    expect(call.result.content[0]?.text).not.toContain("Read: read");
     expect(call.result.isError).toBe(false);
     expect(call.result.truncated).toBe(true);
     expect(call.result.content[0]?.text).toContain("[line cut:");

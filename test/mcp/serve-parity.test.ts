@@ -82,6 +82,12 @@ describe("serve lists what catalog --provider mcp prints", () => {
     expect(byName.get("write")?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
     expect(byName.get("edit")?.annotations).toMatchObject({ destructiveHint: true, idempotentHint: false });
     expect(byName.get("bash")?.annotations).toMatchObject({ readOnlyHint: false, openWorldHint: true });
+    // the display title is the name a client shows people; the description the model reads is apart
+    expect(byName.get("glob")?.title).toBe("Find files");
+    expect(byName.get("ticket_status")?.title).toBe("Ticket status");
+    expect(byName.get("glob")?.description).not.toContain(
+      "Find files by name with a glob pattern. Find files",
+    );
     // callTool validates structuredContent against the listed outputSchema: a mismatch would throw
     const ticket = await client.callTool({ name: "ticket_status", arguments: { ticket_id: "T-1002" } });
     expect(ticket.structuredContent).toEqual({

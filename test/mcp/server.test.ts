@@ -14,7 +14,7 @@ import { createToolServer, type PromptSource } from "../../src/mcp/server/index.
 import { policyFromConfig } from "../../src/permissions/index.js";
 import { GLOBAL_LAYER, Registry } from "../../src/register/index.js";
 import { CLI } from "../helpers/cli.js";
-import { findLeaks } from "../helpers/leak.js";
+import { findLeaks, publishedHostKeys } from "../helpers/leak.js";
 import { tempDir, tempProject } from "../helpers/tmp.js";
 import { sentinelTool, simpleTool } from "../helpers/tools.js";
 import { ctx, EVERYTHING, fake, until } from "./peers.js";
@@ -56,8 +56,8 @@ describe("toolplane serve over stdio, driven by the SDK client", () => {
     for (const tool of tools) {
       // the projection, the output schema and the declared hints: nothing else of a tool
       for (const key of Object.keys(tool))
-        expect(["name", "description", "inputSchema", "outputSchema", "annotations"]).toContain(key);
-      expect(findLeaks(tool, [], ["outputSchema"])).toEqual([]);
+        expect(["name", "title", "description", "inputSchema", "outputSchema", "annotations"]).toContain(key);
+      expect(findLeaks(tool, [], publishedHostKeys("mcp"))).toEqual([]);
     }
     const ok = await client.callTool({ name: "ticket_status", arguments: { ticket_id: "T-1001" } });
     expect(ok.isError).toBe(false);
@@ -255,7 +255,9 @@ describe("MCP server in process: list_changed and prompts", () => {
     registry.register(GLOBAL_LAYER, { name: "p", enumerate: () => [sentinelTool()] });
     const { client } = await connect(registry);
     const listed = await client.listTools();
-    expect(findLeaks(listed, ["HOST-ONLY-SENTINEL", 98_765], ["outputSchema"])).toEqual([]);
+    expect(findLeaks(listed, ["HOST-ONLY-SENTINEL", 98_765], publishedHostKeys("mcp"))).toEqual([]);
+    // published by design: the display title, and nothing else of the display part
+    expect(listed.tools[0]?.title).toBe("HOST-ONLY-SENTINEL");
   });
 
   it("serves user-invocable skills as prompts, loading a body only when asked", async () => {

@@ -1,4 +1,5 @@
 import type { Toolplane } from "../../assemble/index.js";
+import { displayCall } from "../../declare/display.js";
 import type { ToolResult } from "../../execute/index.js";
 import { couldComeFrom, MCP_NAME_PREFIX } from "../../mcp/names.js";
 import { cliApprover } from "../approve.js";
@@ -33,6 +34,7 @@ export const action = async (tool: string, opts: CallOptions) => {
       say(`note: ${tool} is deferred (the model loads it with tool_search first); loaded for this call`);
     // --yes, or a y/N question on a terminal; with neither, the host denies every ask
     const ask = cliApprover(opts);
+    if (!opts.json) await sayWhatRuns(plane, tool, args);
     // the text is handed to the host as is, as a model's arguments are
     const result = await plane.call(tool, args, ask ? { ask } : {});
     await session?.save();
@@ -46,6 +48,14 @@ export const action = async (tool: string, opts: CallOptions) => {
     await plane.close({ keepSpill: true });
   }
 };
+
+/** The tool's display title and summary of this call, for the person (the model never sees them). */
+async function sayWhatRuns(plane: Toolplane, tool: string, args: string): Promise<void> {
+  const entry = (await plane.toolSnapshot()).get(tool)?.entry;
+  if (!entry) return;
+  const { title, summary } = displayCall(entry, JSON.parse(args));
+  say(summary ? `${title}: ${summary}` : title);
+}
 
 /** What the person does next, on stderr after the result (the result's text is the model's). */
 function sayNextSteps(plane: Toolplane, result: ToolResult, had: { approver: boolean; session: boolean }) {

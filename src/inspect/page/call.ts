@@ -129,7 +129,7 @@ export function callTab(): View {
         h(
           "option",
           { attrs: { value: t.name } },
-          t.residency === "deferred" ? `${t.name} (deferred)` : t.name,
+          `${t.title && t.title !== t.name ? `${t.title} · ${t.name}` : t.name}${t.residency === "deferred" ? " (deferred)" : ""}`,
         ),
       ),
     );

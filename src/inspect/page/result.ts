@@ -34,6 +34,7 @@ export function callResult(view: CallView): HTMLElement {
   return h(
     "div",
     { class: "call-result" },
+    view.summary ? h("p", { attrs: { id: "call-summary" } }, h("b", null, view.summary)) : null,
     h("h3", null, "Permission trace"),
     view.trace.length === 0
       ? h(

@@ -15,20 +15,28 @@ export const mcp: ProviderAdapter = {
 /** The parts of a tool MCP lists beside name, description and inputSchema. */
 export interface McpToolFacts {
   outputSchema: JsonSchema;
-  host: { annotations: Readonly<ToolAnnotations> | undefined };
+  host: {
+    annotations: Readonly<ToolAnnotations> | undefined;
+    display?: { title?: string } | undefined;
+  };
 }
 
 /**
- * `outputSchema` and `annotations` of an MCP `tools/list` entry (2025-06-18). MCP requires an
+ * `title`, `outputSchema` and `annotations` of an MCP `tools/list` entry (2025-06-18). MCP requires an
  * object at the output schema's root and structured results that match it: a union of objects
  * says `type: "object"` at its root, and an output that is not an object (a string, an array, a
  * union with other branches) gets no outputSchema, and its results no structuredContent. Safe-integer bounds are dropped as in the input schema. Pure.
  */
 export function mcpToolExtras(facts: McpToolFacts): {
+  title?: string;
   outputSchema?: JsonSchema;
   annotations?: ToolAnnotations;
 } {
-  const out: { outputSchema?: JsonSchema; annotations?: ToolAnnotations } = {};
+  const out: { title?: string; outputSchema?: JsonSchema; annotations?: ToolAnnotations } = {};
+  // MCP's `title` is the name a client shows people (2025-06-18): the declaration's display title,
+  // which no model request carries
+  const title = facts.host.display?.title;
+  if (typeof title === "string" && title !== "") out.title = title;
   const root = facts.outputSchema;
   const branches = root.oneOf ?? root.anyOf;
   if (root.type === "object") out.outputSchema = dropSafeIntegerBounds(root);
@@ -42,7 +50,6 @@ export function mcpToolExtras(facts: McpToolFacts): {
     const { $schema, ...rest } = dropSafeIntegerBounds(root);
     out.outputSchema = { ...($schema !== undefined ? { $schema } : {}), type: "object", ...rest };
   }
-  // display.title is not read: display is host-only (a UI's), annotations are what a tool publishes
   const annotations = facts.host.annotations;
   if (annotations && Object.keys(annotations).length > 0) out.annotations = { ...annotations };
   return out;
