@@ -6,13 +6,13 @@ import path from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI, ROOT } from "../helpers/cli.js";
+import { CHROMIUM } from "../helpers/system-parts.js";
 import { tempDir, tempProject } from "../helpers/tmp.js";
 
 /**
  * The inspector as a person uses it: `toolplane inspect` (the built CLI) in a real Chromium driven
  * by Playwright. Debian's chromium, not a browser Playwright downloads (nothing downloads here).
  */
-const CHROMIUM = "/usr/bin/chromium";
 const SKIP = `needs Debian's chromium at ${CHROMIUM}: apt-get install chromium`;
 const haveChromium = existsSync(CHROMIUM);
 if (!haveChromium) console.warn(`test/inspect/browser.test.ts is skipped: it ${SKIP}`);
