@@ -18,8 +18,6 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",
-    // one line per missing system part or data folder, before the run (test/helpers/system-parts.ts)
-    globalSetup: ["test/setup/missing-parts.ts"],
     // global.gc: a test proves an adapter's tool set, once dropped, stops following its plane
     poolOptions: { forks: { execArgv: ["--expose-gc"] } },
     // the read tool keeps line indexes of large files on disk: in a folder of this run's own, not
@@ -28,7 +26,13 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: "default", include: ["test/**/*.test.ts"], provide: { peers: PEER_SETS.lowest } },
+        test: {
+          name: "default",
+          include: ["test/**/*.test.ts"],
+          provide: { peers: PEER_SETS.lowest },
+          // one line per missing system part or data folder, before the run (test/helpers/system-parts.ts)
+          globalSetup: ["test/setup/missing-parts.ts"],
+        },
       },
       {
         extends: true,
