@@ -1,6 +1,6 @@
 import type { Config } from "../config/index.js";
 import type { DeferMark } from "../defer/index.js";
-import { providerName } from "../mcp/config.js";
+import { MCP_PROVIDER_PREFIX, providerName } from "../mcp/config.js";
 import type { VisibleTool } from "./visibility.js";
 
 /**
@@ -39,5 +39,8 @@ export function markOf(v: VisibleTool, rules: MarkRules): { mark: DeferMark; mar
   const server = rules.providers.get(v.provider);
   if (server) return { mark: server.mark, markedBy: server.by };
   if (v.provider === BUILTIN_PROVIDER) return { mark: "never", markedBy: "built-in tool" };
+  // a server the user connects brings tools nobody counted: listed by name until searched
+  // (allowlist), whatever the threshold says; mcp.servers.NAME.defer "auto" or "never" changes it
+  if (v.provider.startsWith(MCP_PROVIDER_PREFIX)) return { mark: "always", markedBy: "MCP server tool" };
   return undefined;
 }

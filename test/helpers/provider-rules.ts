@@ -268,7 +268,9 @@ export const checkMcp: Checker = (tool) => {
         if (typeof v !== (k === "title" ? "string" : "boolean")) out.push(`/annotations/${k}: wrong type`);
     }
   }
-  sameKeys(t, ["name", "description", "inputSchema", "outputSchema", "annotations"], out);
+  // MCP 2025-06-18 Tool: `title`, the name a client shows people
+  if (t.title !== undefined && typeof t.title !== "string") out.push("/title: must be a string");
+  sameKeys(t, ["name", "title", "description", "inputSchema", "outputSchema", "annotations"], out);
   return out;
 };
 

@@ -61,8 +61,9 @@ describe("an unresponsive MCP server does not stall other tools", () => {
 
 describe("results larger than the stdio buffer", () => {
   it("a 12 MiB result goes through the host's limits: preview inline, the whole in a spill file", async () => {
+    // resident: a server's tools are deferred by default, and these calls are about result limits
     const tp = await plane({
-      big: fake("big", {}, undefined),
+      big: fake("big", { defer: "never" }, undefined),
     });
     const result = await tp.call("mcp__big__big", { bytes: 12 * 1024 * 1024 });
     expect(result.error?.message).toBeUndefined();
@@ -76,7 +77,7 @@ describe("results larger than the stdio buffer", () => {
   });
 
   it("a result over results.rawMaxBytes fails that call clearly; the session stays up", async () => {
-    const tp = await plane({ big: fake("big") }, ["results.rawMaxBytes=1000000"]);
+    const tp = await plane({ big: fake("big", { defer: "never" }) }, ["results.rawMaxBytes=1000000"]);
     const small = await tp.call("mcp__big__small", {});
     expect(small.isError).toBe(false);
     const pid = tp.mcp?.provider("big")?.pid;
