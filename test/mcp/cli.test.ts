@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { runCli } from "../helpers/cli.js";
+import { runCli, runJson } from "../helpers/cli.js";
 import { tempProject } from "../helpers/tmp.js";
 import { EVERYTHING, fake } from "./peers.js";
 
@@ -17,6 +17,26 @@ describe("CLI with MCP servers", () => {
     expect(names).toContain("mcp__everything__echo");
     expect(names).toContain("mcp__everything__get-sum");
     expect(out.incomplete).toBe(false);
+  });
+
+  it("a server's tools are deferred from the start, under any threshold; defer: auto leaves them to it", () => {
+    const p = withServers({ everything: EVERYTHING });
+    const names = runJson(["catalog", "--provider", "openai-chat"], { cwd: p.repo, env: p.env });
+    const resident = names.tools.map((t: { function: { name: string } }) => t.function.name);
+    expect(resident).toEqual(expect.arrayContaining(["read", "bash", "ticket_status", "tool_search"]));
+    expect(resident.some((n: string) => n.startsWith("mcp__"))).toBe(false);
+    expect(names.deferred).toContain("mcp__everything__echo");
+    const why = names.report.deferral.changes.find((c: { names: string[] }) =>
+      c.names.includes("mcp__everything__echo"),
+    );
+    expect(why.reason).toBe("marked defer: always (MCP server tool)");
+    // the server's own mark, under the threshold: resident
+    const auto = withServers({ everything: { ...EVERYTHING, defer: "auto" } });
+    const out = runJson(["catalog", "--provider", "openai-chat"], { cwd: auto.repo, env: auto.env });
+    expect(out.deferred).toEqual([]);
+    expect(out.tools.map((t: { function: { name: string } }) => t.function.name)).toContain(
+      "mcp__everything__echo",
+    );
   });
 
   it("a server that will not start: the catalog is incomplete, says why on stderr, keeps the rest", () => {

@@ -47,7 +47,8 @@ const text = (result: unknown) =>
 
 describe("toolplane serve over stdio, driven by the SDK client", () => {
   it("lists the scope's tools as projections only and calls them, proxied MCP tools included", async () => {
-    const p = project({ everything: { ...EVERYTHING, startTimeoutMs: 8000 } });
+    // resident on purpose (a server's tools are deferred by default): this is about proxying
+    const p = project({ everything: { ...EVERYTHING, startTimeoutMs: 8000, defer: "never" } });
     const client = await stdioClient([], p);
     const { tools } = await client.listTools();
     const names = tools.map((t) => t.name);
@@ -89,7 +90,7 @@ describe("toolplane serve over stdio, driven by the SDK client", () => {
   });
 
   it("passes an upstream tools/list_changed on to its own client", async () => {
-    const p = project({ paged: fake("paged") });
+    const p = project({ paged: fake("paged", { defer: "never" }) });
     const client = await stdioClient([], p);
     let notified = 0;
     const seen = new Promise<void>((resolve) => {
