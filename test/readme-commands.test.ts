@@ -23,7 +23,7 @@ function tableSynopses(): string[] {
 function literalCommands(): string[] {
   const table = new Set(tableSynopses());
   const found = [...README.matchAll(/`(toolplane [^`]+)`/g)].map((m) => m[1]!);
-  return [...new Set(found)].filter((c) => !table.has(c) && !/ \[-|\b[A-Z]{2,}\b/.test(c));
+  return [...new Set(found)].filter((c) => !table.has(c) && !/ \[-|\b[A-Z]{2,}\b|\.\.\.|…/.test(c));
 }
 
 const SKILL = "---\nname: release-notes\ndescription: Write release notes from the git log.\n---\nSteps.\n";

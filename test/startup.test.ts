@@ -149,7 +149,8 @@ describe("the CLI loads what the command uses", () => {
       cwd: p.repo,
       env: p.bareEnv,
     });
-    expect(read.stderr).toBe("");
+    // only the line naming what runs (the tool's display part): no error from a blocked package
+    expect(read.stderr).toBe("Read: read a.txt\n");
     expect(read.code).toBe(0);
     expect(read.stdout).toContain("hello");
   });
