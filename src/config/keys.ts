@@ -226,7 +226,7 @@ export const CONFIG_KEYS = {
     kind: "run-time",
     schema: durationMs,
     default: 10_000,
-    doc: "how long one tool or skill provider (a tools.modules provider, a skill root) may take to list its entries; past it the list is left out and the catalog marked incomplete",
+    doc: "how long one tool or skill provider (a tools.modules provider, a skill root) may take to list its entries, and a tool module to load; past it the list is left out and the catalog marked incomplete",
   },
   "trust.projects": {
     kind: "assembly",
