@@ -76,8 +76,13 @@ export function assembleHost(w: HostWiring, request: HostRequest = {}): Executio
   );
   return new ExecutionHost({
     tools,
-    config: w.config.ofKind("run-time"),
-    policy: w.policy(),
+    // read per call (getters), so Toolplane.set() reaches a host made before it
+    get config() {
+      return runtimeOf(w.config);
+    },
+    get policy() {
+      return w.policy();
+    },
     cwd: w.config.cwd,
     workspace: w.config.projectRoot,
     extraRoots: extra,
@@ -88,6 +93,17 @@ export function assembleHost(w: HostWiring, request: HostRequest = {}): Executio
     ...(request.onDecision ? { onDecision: request.onDecision } : {}),
     ...(request.log ? { log: request.log } : {}),
   });
+}
+
+/** The run-time keys of a configuration, made once per configuration (a host reads them per call). */
+const runtimeValues = new WeakMap<Config, Readonly<Record<string, unknown>>>();
+function runtimeOf(config: Config): Readonly<Record<string, unknown>> {
+  let values = runtimeValues.get(config);
+  if (!values) {
+    values = config.ofKind("run-time");
+    runtimeValues.set(config, values);
+  }
+  return values;
 }
 
 /** The MCP servers this read could not list: their tools' name prefix and why. */

@@ -17,6 +17,17 @@ export const CODING_ACTION_DEFAULTS = { command: "ask", write: "ask" } as const;
  * A rule from a project that is not trusted never replaces a default (it may only tighten: see
  * src/config/untrusted.ts, which also drops its allow rules, so it cannot allow a command).
  */
+/** sessionPolicy, made once per configuration (a host asks for it on every call). */
+const policies = new WeakMap<Config, PermissionPolicy>();
+export function policyOf(config: Config): PermissionPolicy {
+  let policy = policies.get(config);
+  if (!policy) {
+    policy = sessionPolicy(config);
+    policies.set(config, policy);
+  }
+  return policy;
+}
+
 export function sessionPolicy(config: Config): PermissionPolicy {
   const policy = {
     ...policyFromConfig(config.values, config.projectRoot),

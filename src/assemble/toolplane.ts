@@ -42,9 +42,11 @@ import {
 import { assembleHost, type HostRequest } from "./host.js";
 import { type MarkRules, markRulesFrom } from "./marks.js";
 import { loadToolModules, type ToolModuleSpec } from "./modules.js";
-import { sessionPolicy } from "./policy.js";
+import type { ToolplaneOptions } from "./options.js";
+import { policyOf } from "./policy.js";
 import { type AssembledCatalog, reportProblems, untrustedNotice } from "./problems.js";
 import { parseScopeChain } from "./scope.js";
+import { changeKey } from "./set-key.js";
 import {
   namespaceOf,
   searchWithheld,
@@ -55,28 +57,11 @@ import {
 
 export type { DeferralExplanation } from "./deferral.js";
 export type { HostRequest } from "./host.js";
+export type { ToolplaneOptions } from "./options.js";
 export type { AssembledCatalog, ReportedProblem } from "./problems.js";
 
 /** The built-in skill tool's name (src/tools/skill/tool.ts). */
 const SKILL_TOOL = "skill";
-
-export interface ToolplaneOptions extends LoadOptions {
-  /** Scope chain, nearest first, e.g. "session-1>agent:reviewer". */
-  scope?: string;
-  /** Where problems for people go (a failed MCP server, ...); silent when unset. */
-  log?: (line: string) => void;
-  /** The bundled skills root; null for none (tests). Defaults to the package's `skills` folder. */
-  bundledSkills?: string | null;
-  /** Names this session's spill directory (default: random). */
-  session?: string;
-  /** Progress of long scans, for people; silent by default (see util/progress). */
-  progress?: ProgressFactory;
-  /**
-   * Which servers of `mcp.servers` this plane connects (default: all). `toolplane call` connects
-   * only the server its tool's name points at, so a call of a built-in never waits for one.
-   */
-  mcpServers?: (server: string) => boolean;
-}
 
 /**
  * One assembled tool layer for a working directory: configuration, the tool registry with its
@@ -84,7 +69,14 @@ export interface ToolplaneOptions extends LoadOptions {
  * is the one place that wires them together.
  */
 export class Toolplane {
-  readonly config: Config;
+  /**
+   * The configuration, shared by this plane's sessions; `set()` replaces it (the holder is one
+   * object, so a session view made by newSession() sees the change too).
+   */
+  get config(): Config {
+    return this.configs.now;
+  }
+  private readonly configs: { now: Config; options: LoadOptions; changes: string[] };
   readonly tools: Registry<AnyTool>;
   /** Skills, through the same layered registry: one provider per skill root. */
   readonly skills: Registry<Skill>;
@@ -111,7 +103,7 @@ export class Toolplane {
   private marks: MarkRules | undefined;
 
   private constructor(config: Config, chain: string[], options: ToolplaneOptions, session: string) {
-    this.config = config;
+    this.configs = { now: config, options, changes: [] };
     this.chain = chain;
     const enumerateTimeoutMs = config.get("tools.providerTimeoutMs") as number;
     this.tools = new Registry<AnyTool>({ kind: "tool", enumerateTimeoutMs });
@@ -279,7 +271,22 @@ export class Toolplane {
 
   /** The permission policy of this configuration (pure data; see evaluatePermission). */
   policy(): PermissionPolicy {
-    return sessionPolicy(this.config);
+    return policyOf(this.config);
+  }
+
+  /**
+   * Changes one configuration key on the live plane. A run-time key applies from the next call
+   * (hosts read the configuration per call) and leaves the catalog and prefixHash alone; an
+   * assembly key (or a permission rule, which may deny a whole tool) invalidates the registry, so
+   * catalogs and their listeners read again. A key read only at open is refused (see set-key.ts).
+   */
+  set(key: string, value: unknown): void {
+    const change = changeKey(this.configs.options, this.configs.changes, key, value);
+    this.configs.now = change.config;
+    this.configs.changes.push(change.item);
+    if (!change.refresh) return;
+    this.marks = undefined;
+    this.tools.invalidate("runtime");
   }
 
   /**
@@ -287,9 +294,13 @@ export class Toolplane {
    * spill. Each run reads the current tool snapshot, so registry changes reach the next turn.
    */
   host(request: HostRequest = {}): ExecutionHost {
+    const plane = this;
     return assembleHost(
       {
-        config: this.config,
+        // read per call, so a set() reaches hosts made before it
+        get config() {
+          return plane.config;
+        },
         spill: this.spill,
         snapshot: () => this.toolSnapshot(),
         policy: () => this.policy(),

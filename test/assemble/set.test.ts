@@ -1,0 +1,71 @@
+// Toolplane.set(key, value) on a live plane: run-time keys reach the next call of a host made
+// before the change, with the catalog unchanged; assembly keys invalidate and change the catalog;
+// keys read at open, unknown keys and bad values are refused, naming the key.
+import { describe, expect, it } from "vitest";
+import { Toolplane } from "../../src/assemble/index.js";
+import { ConfigError } from "../../src/config/index.js";
+import { tempProject } from "../helpers/tmp.js";
+
+async function open() {
+  const p = tempProject({ "notes.txt": "alpha\n" });
+  return Toolplane.open({ cwd: p.repo, env: p.env, bundledSkills: null });
+}
+
+describe("Toolplane.set", () => {
+  it("a run-time key applies from the next call of an existing host; the catalog does not move", async () => {
+    const plane = await open();
+    try {
+      const host = plane.host();
+      const before = await plane.catalog("anthropic");
+      let invalidated = 0;
+      plane.tools.on("invalidated", () => invalidated++);
+      expect((await host.call({ tool: "read", args: { path: "notes.txt" } })).isError).toBe(false);
+      // a permission rule (run-time) that does not deny a whole tool
+      plane.set("permissions.rules", [{ effect: "deny", path: "notes.txt" }]);
+      const denied = await host.call({ tool: "read", args: { path: "notes.txt" } });
+      expect(denied.error?.code).toBe("permission_denied");
+      plane.set("results.lineMaxChars", 40);
+      expect(plane.config.values["results.lineMaxChars"]).toMatchObject({ value: 40, layer: "cli" });
+      // changes add up: the rule is still there
+      expect((await host.call({ tool: "read", args: { path: "notes.txt" } })).isError).toBe(true);
+      const after = await plane.catalog("anthropic");
+      expect(after.prefixHash).toBe(before.prefixHash);
+      expect(invalidated).toBe(1); // the rule (it could have denied a whole tool), not the limit
+    } finally {
+      await plane.close();
+    }
+  });
+
+  it("an assembly key invalidates the registry and changes what the model sees", async () => {
+    const plane = await open();
+    try {
+      const before = await plane.catalog("anthropic");
+      let invalidated = 0;
+      plane.tools.on("invalidated", () => invalidated++);
+      plane.set("tools.disabled", ["bash"]);
+      expect(invalidated).toBe(1);
+      const after = await plane.catalog("anthropic");
+      expect(after.prefixHash).not.toBe(before.prefixHash);
+      expect(after.tools.map((t) => (t as { name: string }).name)).not.toContain("bash");
+      expect((await plane.call("bash", { command: "true" })).error?.code).toBe("unknown_tool");
+      plane.set("catalog.budget.chars", 900);
+      expect((await plane.catalog("anthropic")).budget.limit).toBe(900);
+    } finally {
+      await plane.close();
+    }
+  });
+
+  it("refuses a key read at open, an unknown key and a bad value, and keeps the old value", async () => {
+    const plane = await open();
+    try {
+      expect(() => plane.set("mcp.servers", {})).toThrow(
+        /read when the Toolplane opens: open a new Toolplane/,
+      );
+      expect(() => plane.set("tools.timeoutMz", 5)).toThrow(/is not a configuration key/);
+      expect(() => plane.set("tools.timeoutMs", -5)).toThrow(ConfigError);
+      expect(plane.config.get("tools.timeoutMs")).toBe(120_000);
+    } finally {
+      await plane.close();
+    }
+  });
+});
