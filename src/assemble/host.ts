@@ -1,5 +1,5 @@
 import path from "node:path";
-import type { Config } from "../config/index.js";
+import { type Config, perConfig } from "../config/index.js";
 import type { AnyTool, ToolSession } from "../declare/types.js";
 import { TOOL_SEARCH_NAME } from "../defer/index.js";
 import {
@@ -71,9 +71,6 @@ export function assembleHost(w: HostWiring, request: HostRequest = {}): Executio
     else withhold(TOOL_SEARCH_NAME, searchReason);
     return { tools: available, withheld, unavailable: unavailableServers(snapshot) };
   };
-  const extra = (w.config.get("permissions.additionalDirectories") as string[]).map((d) =>
-    path.resolve(w.config.projectRoot, d),
-  );
   return new ExecutionHost({
     tools,
     // read per call (getters), so Toolplane.set() reaches a host made before it
@@ -83,28 +80,28 @@ export function assembleHost(w: HostWiring, request: HostRequest = {}): Executio
     get policy() {
       return w.policy();
     },
+    get extraRoots() {
+      return additionalRootsOf(w.config);
+    },
     cwd: w.config.cwd,
     workspace: w.config.projectRoot,
-    extraRoots: extra,
     spill: w.spill,
     ...(w.session ? { session: w.session } : {}),
-    ...(searchWithheld(w.visibility()) === undefined ? { searchTool: TOOL_SEARCH_NAME } : {}),
+    // named in an unknown-tool answer only when this turn's tool set holds it (not withheld)
+    searchTool: TOOL_SEARCH_NAME,
     ...(request.ask ? { ask: request.ask } : {}),
     ...(request.onDecision ? { onDecision: request.onDecision } : {}),
     ...(request.log ? { log: request.log } : {}),
   });
 }
 
-/** The run-time keys of a configuration, made once per configuration (a host reads them per call). */
-const runtimeValues = new WeakMap<Config, Readonly<Record<string, unknown>>>();
-function runtimeOf(config: Config): Readonly<Record<string, unknown>> {
-  let values = runtimeValues.get(config);
-  if (!values) {
-    values = config.ofKind("run-time");
-    runtimeValues.set(config, values);
-  }
-  return values;
-}
+// read on every call: derived once per configuration
+const runtimeOf = perConfig((config) => config.ofKind("run-time"));
+const additionalRootsOf = perConfig((config) =>
+  (config.get("permissions.additionalDirectories") as string[]).map((d) =>
+    path.resolve(config.projectRoot, d),
+  ),
+);
 
 /** The MCP servers this read could not list: their tools' name prefix and why. */
 function unavailableServers(snapshot: Snapshot<AnyTool>): Array<{ prefix: string; reason: string }> {

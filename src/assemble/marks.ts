@@ -1,4 +1,4 @@
-import type { Config } from "../config/index.js";
+import { type Config, perConfig } from "../config/index.js";
 import type { DeferMark } from "../defer/index.js";
 import { MCP_PROVIDER_PREFIX, providerName } from "../mcp/config.js";
 import type { VisibleTool } from "./visibility.js";
@@ -18,6 +18,9 @@ export interface MarkRules {
   /** `mcp.servers.<name>.defer`, by registry provider name (`mcp:<name>`). */
   providers: ReadonlyMap<string, { mark: DeferMark; by: string }>;
 }
+
+/** markRulesFrom, made once per configuration (a set() makes a new one). */
+export const markRulesOf = perConfig((config) => markRulesFrom(config));
 
 export function markRulesFrom(config: Pick<Config, "get">): MarkRules {
   const servers = config.get("mcp.servers") as Record<string, { defer?: DeferMark }>;

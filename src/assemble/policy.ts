@@ -1,4 +1,4 @@
-import type { Config } from "../config/index.js";
+import { type Config, perConfig } from "../config/index.js";
 import { MCP_ACTIONS, MCP_DEFAULT_RULES } from "../mcp/client/tool.js";
 import { MCP_NAME_PREFIX, qualifyToolNames, sanitise, serverKey } from "../mcp/names.js";
 import { type PermissionPolicy, policyFromConfig, type SourcedRule } from "../permissions/index.js";
@@ -18,15 +18,7 @@ export const CODING_ACTION_DEFAULTS = { command: "ask", write: "ask" } as const;
  * src/config/untrusted.ts, which also drops its allow rules, so it cannot allow a command).
  */
 /** sessionPolicy, made once per configuration (a host asks for it on every call). */
-const policies = new WeakMap<Config, PermissionPolicy>();
-export function policyOf(config: Config): PermissionPolicy {
-  let policy = policies.get(config);
-  if (!policy) {
-    policy = sessionPolicy(config);
-    policies.set(config, policy);
-  }
-  return policy;
-}
+export const policyOf = perConfig((config) => sessionPolicy(config));
 
 export function sessionPolicy(config: Config): PermissionPolicy {
   const policy = {

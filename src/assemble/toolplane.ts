@@ -40,7 +40,7 @@ import {
   type VisibleTool,
 } from "./deferral.js";
 import { assembleHost, type HostRequest } from "./host.js";
-import { type MarkRules, markRulesFrom } from "./marks.js";
+import { markRulesOf } from "./marks.js";
 import { loadToolModules, type ToolModuleSpec } from "./modules.js";
 import type { ToolplaneOptions } from "./options.js";
 import { policyOf } from "./policy.js";
@@ -99,8 +99,6 @@ export class Toolplane {
   /** What this session's calls share: the files read (edit and write check them), the shell's directory. */
   readonly toolSession: ToolSession = newToolSession();
   private readonly visibleBySnapshot = new WeakMap<Snapshot<AnyTool>, VisibleTool[]>();
-  /** The tools' deferral marks from the assembly keys (fixed for this Toolplane). */
-  private marks: MarkRules | undefined;
 
   private constructor(config: Config, chain: string[], options: ToolplaneOptions, session: string) {
     this.configs = { now: config, options, changes: [] };
@@ -216,8 +214,7 @@ export class Toolplane {
    * (marked by defer.tools) would point at a tool the model cannot see.
    */
   private async deferConfig(): Promise<SessionDeferConfig> {
-    this.marks ??= markRulesFrom(this.config);
-    const config = { ...deferConfigFrom(this.config), marks: this.marks };
+    const config = { ...deferConfigFrom(this.config), marks: markRulesOf(this.config) };
     if (config.resident.includes(SKILL_TOOL)) return config;
     const view = await this.skillsView();
     if (!view.skills.some((s) => s.modelVisible)) return config;
@@ -285,7 +282,6 @@ export class Toolplane {
     this.configs.now = change.config;
     this.configs.changes.push(change.item);
     if (!change.refresh) return;
-    this.marks = undefined;
     this.tools.invalidate("runtime");
   }
 

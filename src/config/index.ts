@@ -25,5 +25,6 @@ export {
   readConfigText,
   realpathOr,
 } from "./load.js";
+export { perConfig } from "./per-config.js";
 export { recordTrust, type TrustChange } from "./trust-record.js";
 export { APPLIED_AS_IS, type IgnoredPart, PROJECT_GATES } from "./untrusted.js";

@@ -124,30 +124,40 @@ function checkDeclaration(decl: ToolDeclaration): void {
     fail("defer", 'must be "never", "always" or "auto"');
   }
   if (decl.selection !== undefined) {
-    const { shouldSelect, shouldNotSelect } = decl.selection;
-    if (!Array.isArray(shouldSelect) || !Array.isArray(shouldNotSelect)) {
-      fail("selection", "needs shouldSelect and shouldNotSelect arrays of { task, args? }");
-    }
-    for (const [list, cases] of [
-      ["shouldSelect", shouldSelect],
-      ["shouldNotSelect", shouldNotSelect],
-    ] as const) {
-      // a selection test with no cases on one side passes whatever the tool says: it cannot fail
-      if (cases.length === 0)
-        fail(
-          `selection.${list}`,
-          "is empty: give at least one task (a selection test with none cannot fail)",
-        );
-      cases.forEach((c, i) => {
-        const problem = selectionCaseProblem(c);
-        if (problem) fail(`selection.${list}[${i}]`, problem);
-      });
-    }
+    const problem = selectionProblem(decl.selection);
+    if (problem) fail(problem.rule, problem.detail);
   }
 }
 
-/** Why a selection case is unusable, or undefined (also checked by eval for tools made elsewhere). */
-export function selectionCaseProblem(c: unknown): string | undefined {
+/**
+ * Why a selection declaration cannot make a test that fails, or undefined: each side needs at
+ * least one case (a side with none passes whatever the tool does), each case a task. defineTool
+ * refuses such a declaration; eval checks a tool made some other way with the same rule.
+ */
+export function selectionProblem(selection: unknown): { rule: string; detail: string } | undefined {
+  const s = selection as { shouldSelect?: unknown; shouldNotSelect?: unknown } | null;
+  for (const list of ["shouldSelect", "shouldNotSelect"] as const) {
+    const cases = s?.[list];
+    if (!Array.isArray(cases))
+      return {
+        rule: "selection",
+        detail: "needs shouldSelect and shouldNotSelect arrays of { task, args? }",
+      };
+    if (cases.length === 0)
+      return {
+        rule: `selection.${list}`,
+        detail: "is empty: give at least one task (a selection test with none cannot fail)",
+      };
+    for (const [i, c] of cases.entries()) {
+      const problem = selectionCaseProblem(c);
+      if (problem) return { rule: `selection.${list}[${i}]`, detail: problem };
+    }
+  }
+  return undefined;
+}
+
+/** Why one selection case is unusable, or undefined. */
+function selectionCaseProblem(c: unknown): string | undefined {
   if (c === null || typeof c !== "object" || Array.isArray(c))
     return "must be an object { task, args?, expected? }";
   const task = (c as { task?: unknown }).task;

@@ -1,6 +1,6 @@
 import { type ReportedProblem, reportProblems } from "../assemble/problems.js";
 import type { Toolplane } from "../assemble/toolplane.js";
-import { selectionCaseProblem } from "../declare/define-tool.js";
+import { selectionProblem } from "../declare/define-tool.js";
 import type { AnyTool } from "../declare/types.js";
 import { entryFromTool } from "../defer/search/from-tool.js";
 import { type SelectionCaseResult, selectionCheck } from "../defer/selection.js";
@@ -64,8 +64,10 @@ export async function evalSelection(
   let done = 0;
   const tools: ToolSelectionReport[] = [];
   for (const tool of withCases) {
-    const malformed = selectionProblem(tool);
-    if (malformed !== undefined) {
+    // defineTool refuses these; a tool made some other way is checked here with the same rule
+    const problem = selectionProblem(tool.host.selection);
+    if (problem !== undefined) {
+      const malformed = `${problem.rule} ${problem.detail}`;
       tools.push({ tool: tool.name, ok: false, malformed, search: { ok: false, cases: [] } });
       continue;
     }
@@ -104,21 +106,6 @@ export async function evalSelection(
 
 function hasCases(tool: AnyTool): boolean {
   return tool.host.selection !== undefined;
-}
-
-/** defineTool refuses these; a tool made some other way is checked here. */
-function selectionProblem(tool: AnyTool): string | undefined {
-  const s = tool.host.selection as { shouldSelect?: unknown; shouldNotSelect?: unknown } | undefined;
-  for (const list of ["shouldSelect", "shouldNotSelect"] as const) {
-    const cases = s?.[list];
-    if (!Array.isArray(cases) || cases.length === 0)
-      return `selection.${list} is missing or empty: a selection test needs at least one task on each side`;
-    for (const [i, c] of cases.entries()) {
-      const problem = selectionCaseProblem(c);
-      if (problem) return `selection.${list}[${i}] ${problem}`;
-    }
-  }
-  return undefined;
 }
 
 function casesOf(tool: AnyTool): Array<{ task: string; expect: "select" | "not-select" }> {

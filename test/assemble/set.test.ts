@@ -1,10 +1,11 @@
 // Toolplane.set(key, value) on a live plane: run-time keys reach the next call of a host made
 // before the change, with the catalog unchanged; assembly keys invalidate and change the catalog;
 // keys read at open, unknown keys and bad values are refused, naming the key.
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { Toolplane } from "../../src/assemble/index.js";
 import { ConfigError } from "../../src/config/index.js";
-import { tempProject } from "../helpers/tmp.js";
+import { tempDir, tempProject, writeTree } from "../helpers/tmp.js";
 
 async function open() {
   const p = tempProject({ "notes.txt": "alpha\n" });
@@ -28,9 +29,15 @@ describe("Toolplane.set", () => {
       expect(plane.config.values["results.lineMaxChars"]).toMatchObject({ value: 40, layer: "cli" });
       // changes add up: the rule is still there
       expect((await host.call({ tool: "read", args: { path: "notes.txt" } })).isError).toBe(true);
+      // a directory added to the boundary reaches the same host too
+      const outside = writeTree(tempDir("tp-set-extra-"), { "far.txt": "far\n" });
+      const far = { tool: "read", args: { path: path.join(outside, "far.txt") } };
+      expect((await host.call(far)).error?.code).toBe("permission_denied");
+      plane.set("permissions.additionalDirectories", [outside]);
+      expect((await host.call(far)).isError).toBe(false);
       const after = await plane.catalog("anthropic");
       expect(after.prefixHash).toBe(before.prefixHash);
-      expect(invalidated).toBe(1); // the rule (it could have denied a whole tool), not the limit
+      expect(invalidated).toBe(1); // the rule (it could have denied a whole tool), not the others
     } finally {
       await plane.close();
     }

@@ -27,6 +27,21 @@ describe("toolplane catalog", () => {
     expect(r.stdout).toMatch(/cut to fit the budget \(\d+\):\n(.*\n)* {2}read +\d+ -> \d+ chars/);
   });
 
+  it("skills the budget leaves out are counted in the system text the model reads", () => {
+    const skills: Record<string, string> = {};
+    for (let i = 0; i < 120; i++)
+      skills[`.agents/skills/s${i}/SKILL.md`] =
+        `---\nname: s${i}\ndescription: Skill number ${i} does one thing.\n---\nbody\n`;
+    const many = tempProject(skills);
+    const out = runJson(["catalog", "--set", "catalog.budget.chars=1500"], { cwd: many.repo, env: many.env });
+    const left = out.report.omitted.filter((n: string) => /^s\d+$/.test(n));
+    expect(left.length).toBeGreaterThan(0);
+    expect(out.system.split("\n")).toContain(
+      `(${left.length} more skills not listed here: the catalog budget left them out)`,
+    );
+    expect(out.budget.used).toBeLessThanOrEqual(1500);
+  });
+
   it("a run-time key does not move prefixHash; an assembly key does", () => {
     const base = runJson(["catalog"], opts).prefixHash;
     expect(runJson(["catalog", "--set", "tools.timeoutMs=1000"], opts).prefixHash).toBe(base);

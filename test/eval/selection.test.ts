@@ -195,7 +195,7 @@ describe("toolplane eval selection (CLI)", () => {
     const report = await evalSelection(plane);
     const t = report.tools.find((x) => x.tool === "handmade")!;
     expect(t.ok).toBe(false);
-    expect(t.malformed).toMatch(/selection\.shouldNotSelect is missing or empty/);
+    expect(t.malformed).toMatch(/selection\.shouldNotSelect is empty: give at least one task/);
     expect(report.ok).toBe(false);
   });
 });

@@ -50,9 +50,6 @@ export interface RawCallResult {
   isError?: unknown;
 }
 
-/** How long a stdio server may take to exit after its input closes before it gets SIGTERM. */
-const STOP_GRACE_MS = 200;
-
 /** Pages are bounded so a server that keeps returning a cursor cannot loop forever. */
 const MAX_PAGES = 1000;
 
@@ -118,8 +115,7 @@ export class McpConnection {
       this.connectedAt = Date.now();
     } catch (error) {
       this.client = undefined;
-      // a server that failed to start gets no grace: its process must not outlive the failure
-      this.shortenExit();
+      // the transport stops its process (end of input, SIGTERM, SIGKILL): it must not outlive the failure
       await this.closeQuietly(client);
       throw new Error(
         `${this.describeTarget()} failed to start: ${messageOf(error)}${this.diagnostics.describe()}`,
@@ -173,14 +169,7 @@ export class McpConnection {
     const client = this.client;
     this.client = undefined;
     if (!client) return;
-    // The SDK ends stdin and waits 2 s before SIGTERM; many servers never exit on end of input,
-    // so a short grace keeps every CLI command from paying those 2 s.
-    this.shortenExit();
     await this.closeQuietly(client);
-  }
-
-  private shortenExit(): void {
-    if (this.transport instanceof BoundedStdioClientTransport) this.transport.exitWaitMs = STOP_GRACE_MS;
   }
 
   describeTarget(): string {

@@ -18,8 +18,12 @@ export interface StdioServerParams {
   maxMessageBytes: number;
 }
 
-/** How long the server may take to exit after its input closes, then after SIGTERM. */
-const EXIT_WAIT_MS = 2_000;
+/**
+ * How long the server may take to exit after its input closes, then after SIGTERM. The SDK's own
+ * transport waits 2 s each; many servers never exit on end of input, so every CLI command that
+ * closes one would pay those 2 s.
+ */
+const EXIT_WAIT_MS = 200;
 
 /**
  * Every server process this module started and that has not exited. When toolplane's process
@@ -31,7 +35,9 @@ let exitHooked = false;
 
 function track(child: ChildProcess): void {
   live.add(child);
+  // a spawn that failed (ENOENT) emits 'close' but no 'exit': drop it either way
   child.once("exit", () => live.delete(child));
+  child.once("close", () => live.delete(child));
   if (exitHooked) return;
   exitHooked = true;
   // 'exit' handlers must be synchronous: no time for a grace period, so SIGKILL
@@ -60,11 +66,6 @@ export class BoundedStdioClientTransport implements Transport {
   readonly stderr = new PassThrough();
   private child: ChildProcess | undefined;
   private readonly lines: LineSplitter;
-  /**
-   * How long close() waits for the server to exit after its input ends, then after SIGTERM. The
-   * SDK waits 2 s; toolplane shortens it when it is done with a server (see McpConnection.close).
-   */
-  exitWaitMs = EXIT_WAIT_MS;
 
   constructor(private readonly params: StdioServerParams) {
     this.lines = new LineSplitter(params.maxMessageBytes, {
@@ -132,7 +133,7 @@ export class BoundedStdioClientTransport implements Transport {
     if (!child) return;
     const exited = new Promise<void>((resolve) => child.once("close", () => resolve()));
     const waitExit = () =>
-      Promise.race([exited, new Promise<void>((resolve) => setTimeout(resolve, this.exitWaitMs).unref())]);
+      Promise.race([exited, new Promise<void>((resolve) => setTimeout(resolve, EXIT_WAIT_MS).unref())]);
     try {
       child.stdin?.end();
     } catch {
