@@ -19,7 +19,9 @@ export async function main(cwd: string, env?: NodeJS.ProcessEnv) {
   // One tool layer for a working directory: config layers, built-in tools, skills, MCP servers.
   const plane = await Toolplane.open({ cwd, scope: "session-1>agent:reviewer", ...(env ? { env } : {}) });
   plane.tools.register(GLOBAL_LAYER, { name: "weather", enumerate: () => [weather] });
-  const catalog = await plane.catalog("anthropic"); // { tools, system, deferred, budget, prefixHash, ... }
+  // { tools, system, attachments, deferred, budget, prefixHash, ... }: send `attachments` as a
+  // message after the cached prefix (attachmentsText joins them)
+  const catalog = await plane.catalog("anthropic");
   const [result] = await plane
     .host({ ask: async () => true })
     .run([{ id: "call_1", tool: "weather", args: '{"city":"Lisbon"}' }]);

@@ -1,10 +1,17 @@
 // The Vercel AI SDK (`ai`) is an optional peer dependency: only this module imports it, and it is
 // reached through the `toolplane/ai-sdk` export, never through the package root.
-import { jsonSchema, type Tool, type ToolSet, tool } from "ai";
+import { jsonSchema, type ModelMessage, type Tool, type ToolSet, tool } from "ai";
 import type { Toolplane } from "../assemble/toolplane.js";
 import { ANTHROPIC_TOOL_SEARCH, OPENAI_RESPONSES_TOOL_SEARCH } from "../defer/index.js";
 import type { ToolResult } from "../execute/index.js";
-import { type Bridge, type BridgedTool, type BridgeOptions, BuiltTools, liveBridge } from "./bridge.js";
+import {
+  attachmentMessageText,
+  type Bridge,
+  type BridgedTool,
+  type BridgeOptions,
+  BuiltTools,
+  liveBridge,
+} from "./bridge.js";
 
 type ModelOutput = ReturnType<NonNullable<Tool<unknown, ToolResult>["toModelOutput"]>>;
 
@@ -52,6 +59,20 @@ export async function aiSdkTools(plane: Toolplane, options: BridgeOptions = {}):
   }
   live_.set(set, live);
   return set;
+}
+
+/**
+ * The catalog's attachments (skill listing, deferred names, MCP servers' instructions) as AI SDK
+ * messages: one user message, or none. Read it before each `generateText`/`streamText` call and
+ * put it after the messages the provider caches, so a skill added or a tool loaded never moves
+ * the cached prefix. Use the same `provider` as aiSdkTools.
+ */
+export async function aiSdkAttachments(
+  plane: Toolplane,
+  options: BridgeOptions = {},
+): Promise<ModelMessage[]> {
+  const text = await attachmentMessageText(plane, options);
+  return text === "" ? [] : [{ role: "user", content: text }];
 }
 
 const live_ = new WeakMap<ToolSet, { settled(): Promise<void> }>();

@@ -2,7 +2,13 @@ import type { HostRequest, Toolplane } from "../assemble/toolplane.js";
 import type { JsonSchema, ModelContent } from "../declare/types.js";
 import { ANTHROPIC_TOOL_SEARCH, OPENAI_RESPONSES_TOOL_SEARCH, TOOL_SEARCH_NAME } from "../defer/index.js";
 import type { ToolResult } from "../execute/index.js";
-import { type Catalog, DEFERRED_HEADER, type ProviderName, restoreCall } from "../render/index.js";
+import {
+  attachmentsText,
+  type Catalog,
+  DEFERRED_HEADER,
+  type ProviderName,
+  restoreCall,
+} from "../render/index.js";
 
 /** Renderings an SDK tool can be built from: each has a name, a description and a JSON Schema. */
 export type BridgeProvider = "openai-chat" | "openai-responses" | "anthropic";
@@ -43,8 +49,19 @@ export interface Bridge {
   unloaded: BridgedTool[];
   /** Native form: the provider's own search tool, as the catalog renders it. */
   nativeSearch?: Record<string, unknown>;
-  /** The rendering the tools came from: prefixHash, budget cuts, renamed tools. */
+  /** The rendering the tools came from: prefixHash, budget cuts, renamed tools, attachments. */
   catalog: Catalog;
+}
+
+/**
+ * The plane's volatile context for one turn, as one message text: the catalog's attachments (the
+ * skill listing, the deferred names, MCP servers' instructions) under `catalog.volatile:
+ * "attachments"`; "" when there are none. An SDK owns its request, so the harness sends this as a
+ * message after its cached prefix, read again each turn (a tool_search load changes the names).
+ */
+export async function attachmentMessageText(plane: Toolplane, options: BridgeOptions = {}): Promise<string> {
+  const catalog = await plane.catalog(options.provider ?? "openai-chat");
+  return attachmentsText(catalog.attachments);
 }
 
 const PROVIDERS: readonly string[] = ["openai-chat", "openai-responses", "anthropic"];
@@ -91,7 +108,8 @@ export async function bridgeTools(plane: Toolplane, options: BridgeOptions = {})
       nativeSearch = wire as Record<string, unknown>;
       continue;
     }
-    // the SDK owns the system text, so the names-only listing travels in tool_search's description
+    // the SDK owns the system text, so under catalog.volatile=system the names-only listing
+    // travels in tool_search's description (under attachments it is in attachmentMessageText)
     if (parts.name === TOOL_SEARCH_NAME && listing) parts.description = `${parts.description}\n\n${listing}`;
     tools.push(bridged(parts));
   }

@@ -1,6 +1,7 @@
 // The OpenAI Agents SDK (`@openai/agents`) is an optional peer dependency: only this module
 // imports it, and it is reached through the `toolplane/openai-agents` export, never the root.
 import {
+  type AgentInputItem,
   type FunctionTool,
   type HostedTool,
   type ToolErrorFormatter,
@@ -12,7 +13,14 @@ import {
 import { notLoaded } from "../assemble/host.js";
 import type { Toolplane } from "../assemble/toolplane.js";
 import type { ToolResult } from "../execute/index.js";
-import { type Bridge, type BridgedTool, type BridgeOptions, BuiltTools, liveBridge } from "./bridge.js";
+import {
+  attachmentMessageText,
+  type Bridge,
+  type BridgedTool,
+  type BridgeOptions,
+  BuiltTools,
+  liveBridge,
+} from "./bridge.js";
 
 type AgentsOutput = string | Array<{ type: "text"; text: string } | ToolOutputImage | ToolOutputFileContent>;
 /** What an agent's `tools` holds here: function tools, and the hosted tool search in the native form. */
@@ -80,6 +88,19 @@ export async function openaiAgentsTools(
     return tool(spec as unknown as Parameters<typeof tool>[0]) as FunctionTool;
   }
   return list;
+}
+
+/**
+ * The catalog's attachments (skill listing, deferred names, MCP servers' instructions) as Agents
+ * SDK input items: one user message, or none. Put them after the conversation's cached items in
+ * the input of each `run`, read again each run. Uses the `openai-responses` rendering unless told.
+ */
+export async function openaiAgentsAttachments(
+  plane: Toolplane,
+  options: BridgeOptions = {},
+): Promise<AgentInputItem[]> {
+  const text = await attachmentMessageText(plane, { provider: "openai-responses", ...options });
+  return text === "" ? [] : [{ role: "user", content: text }];
 }
 
 /**

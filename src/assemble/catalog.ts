@@ -16,6 +16,8 @@ import {
   type NativeDeferral,
   type ProviderName,
   RenderMemo,
+  type ServerInstructions,
+  type VolatilePlacement,
 } from "../render/index.js";
 import type { SessionPlan } from "./deferral.js";
 
@@ -39,6 +41,10 @@ export interface CatalogRequest {
   /** `defer.native`: use the provider's own tool search where it has one. */
   nativeWanted: boolean;
   incomplete: boolean;
+  /** `catalog.volatile`: where the skill listing, deferred names and instructions go. */
+  volatile: VolatilePlacement;
+  /** Connected MCP servers' instructions. */
+  instructions: ServerInstructions[];
 }
 
 /**
@@ -84,6 +90,8 @@ export class CatalogAssembler {
         : { deferred: plan.deferred }),
       budget: req.budget,
       incomplete: req.incomplete,
+      volatile: req.volatile,
+      instructions: req.instructions,
     });
     const form: DeferralReport["form"] = plan.deferred.length === 0 ? "none" : native ? "native" : "names";
     // the caller records the form with the session's deferral and adds its report: the way runs

@@ -28,7 +28,7 @@ import {
   type Restrictions,
   type Snapshot,
 } from "../register/index.js";
-import type { BudgetSettings, ProviderName } from "../render/index.js";
+import type { BudgetSettings, ProviderName, VolatilePlacement } from "../render/index.js";
 import { builtinProvider } from "../tools/index.js";
 import { skillTool } from "../tools/skill/tool.js";
 import type { ProgressFactory } from "../util/progress.js";
@@ -358,6 +358,8 @@ export class Toolplane {
       budget: this.budget(),
       nativeWanted: this.config.get("defer.native") as boolean,
       incomplete: snapshot.incomplete || view.incomplete,
+      volatile: this.config.get("catalog.volatile") as VolatilePlacement,
+      instructions: this.mcp?.instructions() ?? [],
     });
     // a new report object: the renderer keeps its own catalog for the next incremental render
     const report = { ...catalog.report, deferral: this.deferral.report(form, trigger) };

@@ -82,6 +82,12 @@ export const CONFIG_KEYS = {
     default: 1024,
     doc: "cap on any one description",
   },
+  "catalog.volatile": {
+    kind: "assembly",
+    schema: z.enum(["attachments", "system"]),
+    default: "attachments",
+    doc: "where the skill listing, deferred names and MCP servers' instructions go: attachments (outside prefixHash) or the system text",
+  },
   "defer.mode": {
     kind: "assembly",
     schema: z.enum(["threshold", "allowlist", "off"]),

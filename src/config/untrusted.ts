@@ -204,6 +204,7 @@ export const APPLIED_AS_IS: readonly ConfigKey[] = [
   "catalog.budget.chars",
   "catalog.budget.tokens",
   "catalog.descriptionMaxChars",
+  "catalog.volatile",
   "defer.mode",
   "defer.threshold",
   "defer.maxSchemaBytes",

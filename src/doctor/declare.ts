@@ -57,7 +57,7 @@ export async function leakCheck(ctx: DoctorContext): Promise<DoctorCheck> {
   for (const provider of PROVIDERS) {
     const catalog = await ctx.plane.catalog(provider);
     const leaks = findLeaks(
-      { tools: catalog.tools, system: catalog.system },
+      { tools: catalog.tools, system: catalog.system, attachments: catalog.attachments },
       [],
       publishedHostKeys(provider),
     );

@@ -1,5 +1,5 @@
 import type { Catalog } from "../render/index.js";
-import { restoreCall } from "../render/index.js";
+import { attachmentsText, restoreCall } from "../render/index.js";
 
 /** An endpoint that speaks OpenAI Chat Completions (OpenAI, vLLM, Ollama, llama.cpp, ...). */
 export interface ChatEndpoint {
@@ -35,12 +35,15 @@ export function completionsUrl(base: string): string {
 
 /**
  * Asks the model one task with the catalog as its tools and returns the tools it called, under
- * their toolplane names. One user message, the catalog's system text (skills, deferred names) as
- * the system message when there is any, `tool_choice: "auto"`: what a harness would send.
+ * their toolplane names. The catalog's system text as the system message when there is any, its
+ * attachments (skills, deferred names, MCP instructions) as a user message, then the task, with
+ * `tool_choice: "auto"`: what a harness would send.
  */
 export async function toolsChosen(endpoint: ChatEndpoint, catalog: Catalog, task: string): Promise<string[]> {
   const messages: Array<{ role: string; content: string }> = [];
   if (catalog.system !== "") messages.push({ role: "system", content: catalog.system });
+  const attached = attachmentsText(catalog.attachments);
+  if (attached !== "") messages.push({ role: "user", content: attached });
   messages.push({ role: "user", content: task });
   const headers: Record<string, string> = { "content-type": "application/json" };
   if (endpoint.apiKey) headers.authorization = `Bearer ${endpoint.apiKey}`;

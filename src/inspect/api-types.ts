@@ -59,7 +59,7 @@ export interface WireCatalog {
   };
   prefixHash: string;
   incomplete: boolean;
-  attachments: string[];
+  attachments: Array<{ kind: string; text: string }>;
   headers?: Record<string, string>;
   report: {
     conversions: Array<{ tool: string; path: string; change: string }>;

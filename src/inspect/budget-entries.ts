@@ -1,4 +1,5 @@
 import type { Catalog, ProviderName } from "../render/index.js";
+import { instructionsHeader } from "../render/instructions.js";
 import { DEFERRED_HEADER, isSkillsNotListed, SKILLS_HEADER } from "../render/system.js";
 import { countTokens } from "../render/tokens.js";
 import type { BudgetEntry } from "./api-types.js";
@@ -6,7 +7,8 @@ import type { BudgetEntry } from "./api-types.js";
 /**
  * Where a rendered catalog's budget goes, piece by piece, read from the catalog's own wire pieces
  * (nothing is rendered again). The budget counts each resident tool's name and description as
- * sent, and the whole system text; so the tools' pieces plus the system text's lines add up to
+ * sent, and the listing (skills and deferred names: the system text, or under catalog.volatile
+ * "attachments" those two attachments); so the tools' pieces plus the listing's lines add up to
  * `budget.chars.used`, and their token counts (as the renderer counts them) to `budget.tokens.used`.
  * Natively deferred tools are listed too, marked as not counted: the provider keeps them out of
  * the context until its search loads one.
@@ -38,7 +40,8 @@ export function budgetEntries(catalog: Catalog): BudgetEntry[] {
     if (cut) entry.cut = cut;
     entries.push(entry);
   });
-  const lines = catalog.system === "" ? [] : catalog.system.split("\n");
+  const listing = listedText(catalog);
+  const lines = listing === "" ? [] : listing.split("\n");
   let afterDeferredHeader = false;
   lines.forEach((line, i) => {
     const newline = i < lines.length - 1 ? 1 : 0;
@@ -111,4 +114,21 @@ export function wirePiece(provider: ProviderName, wire: unknown): { name: string
   const name = typeof source.name === "string" ? source.name : typeof w.type === "string" ? w.type : "";
   const description = typeof source.description === "string" ? source.description : "";
   return { name, description };
+}
+
+/**
+ * The budgeted listing as one text, the way the renderer counted it: the system text without MCP
+ * servers' instructions (outside the budget), or the skills and deferred attachments joined.
+ */
+function listedText(catalog: Catalog): string {
+  if (catalog.system === "")
+    return catalog.attachments
+      .filter((a) => a.kind === "skills" || a.kind === "deferred")
+      .map((a) => a.text)
+      .join("\n\n");
+  const head = instructionsHeader("");
+  const marker = head.slice(0, head.indexOf('""') + 1);
+  if (catalog.system.startsWith(marker)) return "";
+  const at = catalog.system.indexOf(`\n\n${marker}`);
+  return at < 0 ? catalog.system : catalog.system.slice(0, at);
 }

@@ -2,20 +2,25 @@ import { hash } from "node:crypto";
 import type { ToolProjection } from "../declare/project.js";
 import { adapterFor } from "./adapters.js";
 import { cutText } from "./budget.js";
+import { dedupe, notListedLine, renamedList, sortedByName } from "./catalog-parts.js";
 import { lazyConversions, type NotesSource } from "./conversions.js";
 import { capped, type Entries, fitBudget, frameChars, tokensOf } from "./fit.js";
+import { renderInstructions } from "./instructions.js";
 import { deepFreeze, type LineMemo, RenderMemo, type WireMemo } from "./memo.js";
 import { PrefixHasher } from "./prefix-hash.js";
 import { wireName } from "./schema/names.js";
 import { deferredLine, foldSkills, skillsNotListed } from "./system.js";
 import { systemText } from "./system-text.js";
 import type {
+  Attachment,
   BudgetCut,
   Catalog,
   CatalogSkill,
   NativeDeferral,
   ProviderName,
   SchemaConversion,
+  ServerInstructions,
+  VolatilePlacement,
 } from "./types.js";
 
 export { renderSkillCatalog } from "./system.js";
@@ -48,24 +53,20 @@ export interface RenderInput {
   /** Shorthand for `budget: {chars}`. */
   budgetChars?: number;
   incomplete?: boolean;
-  /** Volatile context (agents, connected servers, the time): never part of the stable prefix. */
-  attachments?: readonly string[];
+  /** The caller's own volatile context (agents, the time): passed through, never in the prefix. */
+  attachments?: readonly Attachment[];
+  /** Connected MCP servers' instructions (see instructions.ts). */
+  instructions?: readonly ServerInstructions[];
+  /**
+   * Where skills, deferred names and instructions go (see volatile.ts); `system` when left out,
+   * so this function keeps one text unless asked (`Toolplane.catalog` passes `catalog.volatile`).
+   */
+  volatile?: VolatilePlacement;
   /** Per-entry memo; a shared default is used when left out. */
   memo?: RenderMemo;
 }
 
 let sharedMemo: RenderMemo | undefined;
-
-/**
- * What the model sees for one provider: the tools array and the system text, fitted to the
- * budget. Over budget, every name stays and descriptions are shortened by water-filling (short
- * ones whole, long ones cut to one common cap on a word boundary, with a visible marker); only
- * when the names alone do not fit are entries left out, from the end (deferred names first, then
- * skills, then tools), and listed. The report lists every cut and every schema conversion.
- */
-export function renderCatalog(input: RenderInput): Catalog {
-  return renderFull(input).catalog;
-}
 
 /** What an incremental re-render reuses from the previous one, per tool position. */
 export interface State {
@@ -171,8 +172,16 @@ export function renderFull(input: RenderInput): { catalog: Catalog; state: State
     kept.deferred.length > 0 || omittedDeferred > 0
       ? deferredLine(kept.deferred, omittedDeferred)
       : undefined;
-  const { text: system, digest: systemDigest } = memo.system(systemLines, deferredNames, systemText);
-  chars += system.length;
+  const listed = memo.system(systemLines, deferredNames, systemText);
+  chars += listed.text.length;
+  // MCP servers' instructions close the system text: capped one by one, outside the budget
+  const instructions = renderInstructions(input.instructions, maxChars);
+  skillCuts.push(...instructions.cuts);
+  const system = [listed.text, ...instructions.texts].filter((t) => t !== "").join("\n\n");
+  const systemDigest =
+    instructions.texts.length === 0
+      ? listed.digest
+      : hash("sha256", Buffer.from(listed.digest + hash("sha256", system, "binary"), "latin1"), "binary");
   const hasher = new PrefixHasher(Buffer.from(digests.join(""), "latin1"));
   const prefixHash = hasher.hex(systemDigest);
   const cut = cutList(cuts, skillCuts, tail.cuts);
@@ -333,14 +342,6 @@ export function conversionsOf(
   return lazyConversions([...tools, ...tail.tools], [...notes, ...tail.notes]);
 }
 
-function renamedList(tools: readonly ToolProjection[], at: ReadonlyArray<string | undefined>) {
-  const out: Array<{ name: string; wireName: string }> = [];
-  at.forEach((w, i) => {
-    if (w !== undefined) out.push({ name: tools[i]!.name, wireName: w });
-  });
-  return out;
-}
-
 /** The report's cut list: the tools' cuts in order, then the skills', then the native tail's. */
 export function cutList(
   tools: ReadonlyArray<BudgetCut | undefined>,
@@ -357,35 +358,13 @@ export function cutList(
 /** A tool's conversion notes, made when the list is first read. */
 type ConvertedNotes = NotesSource;
 
-function sortedByName(skills: readonly CatalogSkill[]): readonly CatalogSkill[] {
-  for (let i = 1; i < skills.length; i++) {
-    if (skills[i - 1]!.name > skills[i]!.name) {
-      return [...skills].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    }
-  }
-  return skills;
-}
-
-function dedupe(name: string, used: ReadonlySet<string>, max: number): string {
-  for (let n = 2; ; n++) {
-    const suffix = `_${n}`;
-    const candidate = `${name.slice(0, max - suffix.length)}${suffix}`;
-    if (!used.has(candidate)) return candidate;
-  }
-}
-
 /** The input with its lists copied: a caller that edits its arrays in place cannot fool the diff. */
 export function frozenInput(input: RenderInput): RenderInput {
   const out: RenderInput = { ...input, tools: [...input.tools] };
   if (input.skills) out.skills = [...input.skills];
   if (input.deferred) out.deferred = [...input.deferred];
   if (input.attachments) out.attachments = [...input.attachments];
+  if (input.instructions) out.instructions = [...input.instructions];
   if (input.native) out.native = { ...input.native, tools: [...input.native.tools] };
   return out;
-}
-
-/** The skills-left-out marker as a system-text line (see skillsNotListed). */
-function notListedLine(count: number): LineMemo {
-  const text = skillsNotListed(count);
-  return { name: "", description: "", text, digest: hash("sha256", text, "binary") };
 }

@@ -1,9 +1,19 @@
 // Re-rendering a catalog that differs from the last one in a few tools: only those are rendered again.
 import type { ToolProjection } from "../declare/project.js";
 import { adapterFor } from "./adapters.js";
-import { conversionsOf, cutList, type RenderInput, renderFull, renderOne, type State } from "./catalog.js";
+import {
+  conversionsOf,
+  cutList,
+  frozenInput,
+  type RenderInput,
+  renderFull,
+  renderOne,
+  type State,
+} from "./catalog.js";
+import { sameInstructions } from "./instructions.js";
 import { RenderMemo } from "./memo.js";
 import type { Catalog, NativeDeferral } from "./types.js";
+import { joinParts, listingPart, listingStill, stablePart } from "./volatile.js";
 
 /**
  * Renders a stream of catalogs for one consumer. After one full render, a re-render whose input
@@ -20,8 +30,24 @@ export class CatalogRenderer {
     this.memo = memo;
   }
 
+  /** The listing's renderer and last input, under `volatile: "attachments"` (see volatile.ts). */
+  private listing: { renderer: CatalogRenderer; input: RenderInput; catalog: Catalog } | undefined;
+
   render(input: RenderInput): Catalog {
     const withMemo = { ...input, memo: input.memo ?? this.memo };
+    if (input.volatile !== "attachments") return this.renderPart(withMemo);
+    const stable = this.renderPart(stablePart(withMemo));
+    const wanted = listingPart(withMemo, stable);
+    const last = this.listing;
+    if (last && listingStill(last.input, last.catalog, wanted))
+      return joinParts(withMemo, stable, last.catalog);
+    const renderer = last?.renderer ?? new CatalogRenderer(this.memo);
+    const catalog = renderer.render(wanted);
+    this.listing = { renderer, input: frozenInput(wanted), catalog };
+    return joinParts(withMemo, stable, catalog);
+  }
+
+  private renderPart(withMemo: RenderInput): Catalog {
     const quick = this.state ? incremental(this.state, withMemo) : undefined;
     if (quick) {
       this.state = quick;
@@ -45,6 +71,7 @@ function incremental(prev: State, input: RenderInput): State | undefined {
     !sameList(input.skills, p.skills) ||
     !sameList(input.deferred, p.deferred) ||
     !sameList(input.attachments, p.attachments) ||
+    !sameInstructions(input.instructions, p.instructions) ||
     !sameNative(input.native, p.native) ||
     input.tools.length !== p.tools.length ||
     prev.catalog.report.omitted.length > 0
@@ -120,6 +147,7 @@ function incremental(prev: State, input: RenderInput): State | undefined {
     skills: p.skills,
     deferred: p.deferred,
     attachments: p.attachments,
+    instructions: p.instructions,
     native: p.native,
   };
   return { ...prev, input: next, totalAtCap, totalPastCap, wires, notes, chars, catalog };

@@ -1,7 +1,7 @@
 export { adapterFor, renderTool, supportedProviders } from "./adapters.js";
 export { CUT_MARKER, cutText, waterFill } from "./budget.js";
 export { restoreCall } from "./calls.js";
-export { type BudgetSettings, type RenderInput, renderCatalog } from "./catalog.js";
+export type { BudgetSettings, RenderInput } from "./catalog.js";
 export { CatalogRenderer } from "./incremental.js";
 export { RenderMemo } from "./memo.js";
 export { type McpToolFacts, mcpToolExtras } from "./providers/mcp.js";
@@ -22,3 +22,4 @@ export {
   skillsNotListed,
 } from "./system.js";
 export * from "./types.js";
+export { attachmentsText, renderCatalog } from "./volatile.js";

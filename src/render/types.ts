@@ -24,6 +24,24 @@ export interface ProviderAdapter {
   wire(parts: { name: string; description: string; converted: ConvertedSchema }): unknown;
 }
 
+/** One piece of volatile context: what it is (`skills`, `deferred`, `mcp-instructions`, or the caller's own kind) and its text. */
+export interface Attachment {
+  kind: string;
+  text: string;
+}
+
+/** What a connected MCP server asks the model to know (its `instructions` at initialize). */
+export interface ServerInstructions {
+  server: string;
+  text: string;
+}
+
+/**
+ * Where the volatile parts go: `attachments` keeps them out of the system text (and out of
+ * `prefixHash`); `system` puts them into the system text, as one stable text.
+ */
+export type VolatilePlacement = "attachments" | "system";
+
 /** A skill as the catalog lists it. */
 export interface CatalogSkill {
   name: string;
@@ -102,8 +120,13 @@ export interface Catalog {
   /** sha256 of the serialised stable prefix: tools, then the system text. */
   prefixHash: string;
   incomplete: boolean;
-  /** Volatile context that must never sit in the stable prefix. */
-  attachments: string[];
+  /**
+   * What changes while a session runs, for the harness to send as a message after the cached
+   * prefix: under `catalog.volatile: "attachments"` the skill listing (`skills`), the deferred
+   * names (`deferred`) and MCP servers' instructions (`mcp-instructions`), then any the caller
+   * gave. Never part of `prefixHash`.
+   */
+  attachments: Attachment[];
   /** Request headers the catalog needs (native deferred loading on Anthropic); absent when none. */
   headers?: Record<string, string>;
   report: RenderReport;

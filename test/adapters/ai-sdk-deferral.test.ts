@@ -6,7 +6,7 @@ import { createAnthropic } from "@ai-sdk/anthropic";
 import { createOpenAI } from "@ai-sdk/openai";
 import { generateText, stepCountIs } from "ai";
 import { afterEach, describe, expect, it } from "vitest";
-import { aiSdkTools, aiSdkToolsSettled } from "../../src/adapters/ai-sdk.js";
+import { aiSdkAttachments, aiSdkTools, aiSdkToolsSettled } from "../../src/adapters/ai-sdk.js";
 import { Toolplane } from "../../src/assemble/index.js";
 import { scriptedModel } from "../helpers/scripted-model.js";
 import { tempProject } from "../helpers/tmp.js";
@@ -30,58 +30,77 @@ afterEach(async () => {
 const sentNames = (tools: Array<{ name: string }> | undefined) => (tools ?? []).map((t) => t.name);
 
 describe("AI SDK adapter with deferral on (names form)", () => {
-  it("a call before the search is told to search; tool_search loads the tool; the next step calls it", async () => {
-    const plane = await open([DEFER_TICKETS]);
-    const tools = await aiSdkTools(plane);
-    expect(Object.keys(tools)).toContain("tool_search");
-    expect(Object.keys(tools)).not.toContain("ticket_status");
-    // the SDK owns the system text: the names-only listing rides in tool_search's description
-    expect(tools.tool_search!.description).toContain("ticket_status");
-    const seen: Array<{ type: string; value: unknown } | undefined> = [];
-    const model = scriptedModel((out, step) => {
-      seen.push(out);
-      if (step === 0) return { tool: "ticket_status", input: { ticket_id: "T-1001", include_history: null } };
-      if (step === 1) return { tool: "tool_search", input: { query: "ticket status lookup" } };
-      if (step === 2) return { tool: "ticket_status", input: { ticket_id: "T-1001", include_history: null } };
-      return { text: `tool said: ${JSON.stringify(out)}` };
-    });
-    const result = await generateText({
-      model,
-      tools,
-      prompt: "status of T-1001?",
-      stopWhen: stepCountIs(6),
-    });
-    // step 0: the unloaded tool reached the host, whose answer says to search (the run went on)
-    expect(seen[1]).toMatchObject({ type: "error-text" });
-    expect(String(seen[1]!.value)).toMatch(/deferred.*call tool_search first/);
-    // step 1: the search found and loaded it
-    expect(String(seen[2]!.value)).toContain("ticket_status");
-    expect(String(seen[2]!.value)).toContain("Loaded now: ticket_status");
-    // step 2 ran it with valid arguments
-    expect(seen[3]).toMatchObject({ type: "text" });
-    expect(result.text).toContain("status: in_progress");
-    const calls = model.doGenerateCalls;
-    expect(sentNames(calls[0]!.tools)).not.toContain("ticket_status");
-    expect(sentNames(calls[1]!.tools)).not.toContain("ticket_status");
-    // loaded tools are appended: the tools sent before keep their order
-    const before = sentNames(calls[1]!.tools);
-    const after = sentNames(calls[2]!.tools);
-    expect(after.slice(0, before.length)).toEqual(before);
-    expect(after.slice(before.length)).toEqual(["ticket_status"]);
-    // and the tools ahead of tool_search keep their bytes (its listing lost the loaded name)
-    const ahead = (i: number) => {
-      const sent = calls[i]!.tools!;
-      return JSON.stringify(
-        sent.slice(
-          0,
-          sent.findIndex((t) => t.name === "tool_search"),
-        ),
-      );
-    };
-    expect(ahead(2)).toBe(ahead(1));
-    expect(ahead(1).length).toBeGreaterThan(2);
-    expect(Object.keys(tools)).toContain("ticket_status");
-  });
+  it.each(["system", "attachments"])(
+    "a call before the search is told to search; tool_search loads the tool; the next step calls it (catalog.volatile=%s)",
+    async (volatile) => {
+      const plane = await open([DEFER_TICKETS, `catalog.volatile=${volatile}`]);
+      const tools = await aiSdkTools(plane);
+      expect(Object.keys(tools)).toContain("tool_search");
+      expect(Object.keys(tools)).not.toContain("ticket_status");
+      const attached = JSON.stringify(await aiSdkAttachments(plane));
+      if (volatile === "system") {
+        // the SDK owns the system text: the names-only listing rides in tool_search's description
+        expect(tools.tool_search!.description).toContain("ticket_status");
+        expect(attached).not.toContain("ticket_status");
+      } else {
+        // it is the attachment message the harness sends after its cached prefix
+        expect(tools.tool_search!.description).not.toContain("ticket_status");
+        expect(attached).toContain("ticket_status");
+      }
+      const seen: Array<{ type: string; value: unknown } | undefined> = [];
+      const model = scriptedModel((out, step) => {
+        seen.push(out);
+        if (step === 0)
+          return { tool: "ticket_status", input: { ticket_id: "T-1001", include_history: null } };
+        if (step === 1) return { tool: "tool_search", input: { query: "ticket status lookup" } };
+        if (step === 2)
+          return { tool: "ticket_status", input: { ticket_id: "T-1001", include_history: null } };
+        return { text: `tool said: ${JSON.stringify(out)}` };
+      });
+      const result = await generateText({
+        model,
+        tools,
+        prompt: "status of T-1001?",
+        stopWhen: stepCountIs(6),
+      });
+      // step 0: the unloaded tool reached the host, whose answer says to search (the run went on)
+      expect(seen[1]).toMatchObject({ type: "error-text" });
+      expect(String(seen[1]!.value)).toMatch(/deferred.*call tool_search first/);
+      // step 1: the search found and loaded it
+      expect(String(seen[2]!.value)).toContain("ticket_status");
+      expect(String(seen[2]!.value)).toContain("Loaded now: ticket_status");
+      // step 2 ran it with valid arguments
+      expect(seen[3]).toMatchObject({ type: "text" });
+      expect(result.text).toContain("status: in_progress");
+      const calls = model.doGenerateCalls;
+      expect(sentNames(calls[0]!.tools)).not.toContain("ticket_status");
+      expect(sentNames(calls[1]!.tools)).not.toContain("ticket_status");
+      // loaded tools are appended: the tools sent before keep their order
+      const before = sentNames(calls[1]!.tools);
+      const after = sentNames(calls[2]!.tools);
+      expect(after.slice(0, before.length)).toEqual(before);
+      expect(after.slice(before.length)).toEqual(["ticket_status"]);
+      // and the tools ahead of tool_search keep their bytes (its listing lost the loaded name)
+      const ahead = (i: number) => {
+        const sent = calls[i]!.tools!;
+        return JSON.stringify(
+          sent.slice(
+            0,
+            sent.findIndex((t) => t.name === "tool_search"),
+          ),
+        );
+      };
+      expect(ahead(2)).toBe(ahead(1));
+      expect(ahead(1).length).toBeGreaterThan(2);
+      // with the listing in an attachment, a load changes no byte of the tools sent before
+      if (volatile === "attachments")
+        expect(JSON.stringify(calls[2]!.tools!.slice(0, before.length))).toBe(
+          JSON.stringify(calls[1]!.tools),
+        );
+      else expect(await aiSdkAttachments(plane)).toEqual([]);
+      expect(Object.keys(tools)).toContain("ticket_status");
+    },
+  );
 
   it("with defer.mode=off nothing is deferred and the set has no tool_search", async () => {
     const plane = await open([DEFER_TICKETS, "defer.mode=off"]);

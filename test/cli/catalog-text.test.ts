@@ -2,6 +2,7 @@
 // line each in the system text, and zod's safe-integer bounds never reach a schema.
 import { describe, expect, it } from "vitest";
 import { runJson } from "../helpers/cli.js";
+import { listingOf } from "../helpers/listing.js";
 import { tempProject } from "../helpers/tmp.js";
 
 describe("catalog text", () => {
@@ -12,7 +13,7 @@ describe("catalog text", () => {
       ".claude/skills/plain/SKILL.md": "---\nname: plain\ndescription: One line.\n---\nBody.\n",
     });
     const out = runJson(["catalog", "--cwd", p.repo], { env: p.bareEnv });
-    const lines = out.system.split("\n");
+    const lines = listingOf(out).split("\n");
     expect(lines).toContain("- demo: Deploys the app. Use it for staging only. Never for production.");
     expect(lines).toContain("- plain: One line.");
     // the skill list is one line per skill, after its header

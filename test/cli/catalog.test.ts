@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { runCli, runJson } from "../helpers/cli.js";
+import { listingOf } from "../helpers/listing.js";
 import { CHECKERS } from "../helpers/provider-rules.js";
 import { tempProject } from "../helpers/tmp.js";
 
@@ -36,7 +37,7 @@ describe("toolplane catalog", () => {
     const out = runJson(["catalog", "--set", "catalog.budget.chars=1500"], { cwd: many.repo, env: many.env });
     const left = out.report.omitted.filter((n: string) => /^s\d+$/.test(n));
     expect(left.length).toBeGreaterThan(0);
-    expect(out.system.split("\n")).toContain(
+    expect(listingOf(out).split("\n")).toContain(
       `(${left.length} more skills not listed here: the catalog budget left them out)`,
     );
     expect(out.budget.used).toBeLessThanOrEqual(1500);
@@ -84,7 +85,7 @@ describe("toolplane catalog", () => {
         for (const tool of out.tools.slice(0, -1)) expect(tool).not.toHaveProperty("defer_loading");
       } else {
         expect(deferral.form).toBe("names");
-        expect(out.system).toMatch(/load one with tool_search before calling it\):\nticket_status$/);
+        expect(listingOf(out)).toMatch(/load one with tool_search before calling it\):\nticket_status$/);
         expect(out.tools.map(wire)).toEqual(
           expect.arrayContaining(["read", "grep", "glob", "skill", "tool_search"]),
         );
@@ -120,7 +121,7 @@ describe("toolplane catalog", () => {
     const r = runCli(["catalog", "--set", "defer.threshold=2", "--set", "defer.native=false"], opts);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/tools \(\d+\):\n {2}read[\s\S]*\n {2}tool_search\n/);
-    expect(r.stdout).toContain("deferred (1, by name in the system text, loaded with tool_search)");
+    expect(r.stdout).toContain("deferred (1, by name in an attachment, loaded with tool_search)");
     expect(r.stdout).toMatch(/absent -> deferred \(over the threshold[^)]*\)\): ticket_status/);
   });
 });

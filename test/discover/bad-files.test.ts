@@ -3,6 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { Toolplane } from "../../src/assemble/toolplane.js";
 import { runCli } from "../helpers/cli.js";
+import { listingOf } from "../helpers/listing.js";
 import { tempProject } from "../helpers/tmp.js";
 
 const skill = (name: string, description: string) =>
@@ -40,7 +41,7 @@ describe("one bad skill file is that skill's problem", () => {
         },
       ]);
       const catalog = await plane.catalog("anthropic");
-      expect(catalog.system).toContain("fine");
+      expect(listingOf(catalog)).toContain("fine");
       expect(catalog.incomplete).toBe(false);
     } finally {
       await plane.close();
@@ -71,7 +72,7 @@ describe("one bad skill file is that skill's problem", () => {
     ]);
     const catalog = runCli(["catalog", "--json"], opts);
     expect(catalog.code).toBe(0);
-    expect(JSON.parse(catalog.stdout).system).toContain("fine");
+    expect(listingOf(JSON.parse(catalog.stdout))).toContain("fine");
     const doctor = runCli(["doctor", "--json"], opts);
     expect(doctor.code).not.toBeNull(); // null: killed by the timeout
     expect(JSON.parse(doctor.stdout).checks.length).toBeGreaterThan(0);

@@ -64,7 +64,7 @@ describe("toolplane doctor", () => {
     const { repo, env } = tempProject(
       {
         ".toolplane/config.json": JSON.stringify({
-          catalog: { budget: { chars: 700 } },
+          catalog: { budget: { chars: 1000 } },
           tools: {
             disabled: ["notes"],
             modules: [

@@ -40,6 +40,10 @@ async function startCli(): Promise<string> {
       project.repo,
       "--set",
       "defer.threshold=3",
+      // the listing in the system text, so a skill added shows a prefix change and its diff
+      // (under the default, attachments, it changes no prefix byte: test/inspect/server.test.ts)
+      "--set",
+      "catalog.volatile=system",
       "--set",
       "catalog.budget.chars=1900",
       // a cut line short enough to show its marker on screen

@@ -44,24 +44,32 @@ async function open(set: string[]): Promise<Toolplane> {
 }
 
 describe("the budget, piece by piece", () => {
-  it("adds up to the catalog's own chars and tokens for every provider, cuts included", async () => {
-    const plane = await open(["catalog.budget.chars=1400", "catalog.budget.tokens=5000"]);
-    for (const provider of PROVIDERS) {
-      const catalog = await plane.catalog(provider);
-      const entries = budgetEntries(catalog);
-      const totals = budgetTotals(entries);
-      expect(totals.chars, provider).toBe(catalog.budget.chars.used);
-      expect(totals.tokens, provider).toBe(catalog.budget.tokens?.used);
-      // the budget had to cut, and every cut of the report is drawn on its own entry
-      expect(catalog.report.cut.length, provider).toBeGreaterThan(0);
-      const drawn = entries.filter((e) => e.cut).map((e) => ({ name: e.name, ...e.cut }));
-      expect(drawn, provider).toEqual(catalog.report.cut.map((c) => ({ ...c })));
-      expect(
-        entries.filter((e) => e.kind === "skill").map((e) => e.name),
-        provider,
-      ).toEqual(["csv-clean", "pdf-tools", "release-notes"]);
-    }
-  });
+  it.each(["system", "attachments"])(
+    "adds up to the catalog's own chars and tokens for every provider, cuts included (catalog.volatile=%s)",
+    async (volatile) => {
+      const plane = await open([
+        "catalog.budget.chars=1400",
+        "catalog.budget.tokens=5000",
+        `catalog.volatile=${volatile}`,
+      ]);
+      for (const provider of PROVIDERS) {
+        const catalog = await plane.catalog(provider);
+        const entries = budgetEntries(catalog);
+        const totals = budgetTotals(entries);
+        expect(totals.chars, provider).toBe(catalog.budget.chars.used);
+        expect(totals.tokens, provider).toBe(catalog.budget.tokens?.used);
+        // the budget had to cut, and every cut of the report is drawn on its own entry
+        expect(catalog.report.cut.length, provider).toBeGreaterThan(0);
+        const drawn = entries.filter((e) => e.cut).map((e) => ({ name: e.name, ...e.cut }));
+        expect(drawn, provider).toEqual(catalog.report.cut.map((c) => ({ ...c })));
+        // under attachments the skills get what the tools left: those that fit, in order
+        const skills = entries.filter((e) => e.kind === "skill").map((e) => e.name);
+        const all = ["csv-clean", "pdf-tools", "release-notes"];
+        if (volatile === "system") expect(skills, provider).toEqual(all);
+        else expect(all.slice(0, skills.length), provider).toEqual(skills);
+      }
+    },
+  );
 
   it("counts deferred names in the system text, and leaves natively deferred tools out of the sums", async () => {
     const plane = await open(["defer.threshold=2", "defer.native=true"]);

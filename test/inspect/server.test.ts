@@ -385,11 +385,13 @@ describe("live: changes reach the page over server-sent events", () => {
         since,
       );
       const after = await get<CatalogView>("/api/catalog?provider=mcp");
-      expect(after.catalog.system).toContain("csv-clean");
-      // the page is told what broke the prompt cache
-      expect(after.change?.from).toBe(before.catalog.prefixHash);
-      expect(after.change?.to).toBe(after.catalog.prefixHash);
-      expect(after.change?.hunks.flatMap((h) => h.lines)).toContain("+- csv-clean: Clean CSV files.");
+      // the listing is an attachment (catalog.volatile's default): the prompt cache survives it
+      expect(after.catalog.attachments.map((a) => a.text).join("\n")).toContain(
+        "- csv-clean: Clean CSV files.",
+      );
+      expect(after.catalog.system).toBe("");
+      expect(after.catalog.prefixHash).toBe(before.catalog.prefixHash);
+      expect(after.change).toEqual(before.change);
 
       // the user's configuration file (trusted) disables a tool: a new Toolplane, the same page
       const userConfig = path.join(project.home, ".config", "toolplane", "config.json");

@@ -28,6 +28,7 @@ export const filesystem = (dir: string) => ({
  *   crashfirst     exits at once on its first spawn, then is silent like `silent`
  *   hung           writes a line to stderr, never answers, and ignores SIGTERM and the end of its input
  *   clingy         answers (one tool, `small`), and ignores SIGTERM and the end of its input
+ *   instructed     answers (one tool, `small`), with `instructions` at initialize
  * With a spawn log (third argument), each start appends its time in ms to that file.
  */
 const FAKE = String.raw`
@@ -57,7 +58,7 @@ if (mode === "paged") tools = [tool("p1"), tool("p2"), tool("p3"), tool("add"), 
 if (mode === "big") tools = [tool("big", { inputSchema: { type: "object", properties: { bytes: { type: "integer" } } } }), tool("small")];
 if (mode === "blocks") tools = [tool("mixed")];
 if (mode === "crashloop") tools = [tool("short_lived")];
-if (mode === "clingy") tools = [tool("small")];
+if (mode === "clingy" || mode === "instructed") tools = [tool("small")];
 const refTool = (name, ref) => ({ name, description: "x", inputSchema: { type: "object",
   properties: { p: { $ref: ref } }, $defs: { P: { type: "string" } } } });
 if (mode === "refs") tools = [refTool("good_ref", "#/$defs/P"), refTool("bad_ref", "#/definitions/Missing"),
@@ -70,7 +71,8 @@ rl.on("line", (line) => {
   if (msg.id === undefined) return;
   if (msg.method === "initialize") return send({ jsonrpc: "2.0", id: msg.id, result: {
     protocolVersion: msg.params.protocolVersion, capabilities: { tools: { listChanged: true } },
-    serverInfo: { name: "fake-" + mode, version: "1.0.0" } } });
+    serverInfo: { name: "fake-" + mode, version: "1.0.0" },
+    ...(mode === "instructed" ? { instructions: "Call small before anything else." } : {}) } });
   if (msg.method === "tools/list") {
     if (mode === "crashloop") setTimeout(() => process.exit(1), 50);
     if (mode !== "paged") return send({ jsonrpc: "2.0", id: msg.id, result: { tools } });
@@ -113,7 +115,8 @@ export type FakeMode =
   | "crashloop"
   | "crashfirst"
   | "hung"
-  | "clingy";
+  | "clingy"
+  | "instructed";
 
 export function fake(mode: FakeMode, extra: Record<string, unknown> = {}, spawnLog?: string) {
   fakeFile ??= path.join(writeTree(tempDir("tp-mcp-fake-"), { "fake.mjs": FAKE }), "fake.mjs");

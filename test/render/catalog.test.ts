@@ -301,11 +301,13 @@ describe("system text and stability", () => {
       tools,
       skills,
       budgetChars: 8000,
-      attachments: ["Connected servers: github. Time: 12:00."],
+      attachments: [{ kind: "agents", text: "Connected servers: github. Time: 12:00." }],
     });
     expect(more.prefixHash).not.toBe(base.prefixHash);
     expect(attached.prefixHash).toBe(base.prefixHash);
-    expect(attached.attachments).toEqual(["Connected servers: github. Time: 12:00."]);
+    expect(attached.attachments).toEqual([
+      { kind: "agents", text: "Connected servers: github. Time: 12:00." },
+    ]);
     const reordered = renderCatalog({
       provider: "anthropic",
       tools: [...tools].reverse(),

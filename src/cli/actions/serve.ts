@@ -9,6 +9,7 @@ import {
   skillPrompts,
   tokenProblem,
 } from "../../mcp/server/index.js";
+import { attachmentsText } from "../../render/index.js";
 import { type CommonOptions, portError, say, UsageError } from "../common.js";
 import { openToolplane } from "../open.js";
 import { TOKEN_VARIABLE } from "../serve-token.js";
@@ -54,6 +55,9 @@ export const action = async (opts: ServeOptions) => {
   const hub = await createToolServer({
     session,
     prompts: async () => skillPrompts(await plane.skillsView()),
+    // MCP has no system text: the skill listing and deferred names reach a client's model as the
+    // server's instructions (fixed per session at initialize; skills are also prompts)
+    instructions: async () => attachmentsText((await plane.catalog("mcp")).attachments),
     subscribe: (listener) => {
       const offTools = plane.tools.on("invalidated", listener);
       const offSkills = plane.skills.on("invalidated", () => listener());

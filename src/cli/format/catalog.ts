@@ -1,5 +1,5 @@
 import { describeProblem, type ProviderProblem } from "../../register/index.js";
-import type { Catalog } from "../../render/index.js";
+import { type Catalog, DEFERRED_HEADER } from "../../render/index.js";
 
 /** The human view of a catalog: budget bar first, then what the model sees, then what was cut. */
 export function formatCatalog(catalog: Catalog & { problems?: readonly ProviderProblem[] }): string {
@@ -32,14 +32,18 @@ export function formatCatalog(catalog: Catalog & { problems?: readonly ProviderP
     if (description !== "") out.push(`    ${description.replace(/\n/g, "\n    ")}`);
   }
   if (catalog.system !== "") out.push("", "system:", indent(catalog.system));
-  if (catalog.attachments.length > 0)
-    out.push("", "attachments (outside the cached prefix):", indent(catalog.attachments.join("\n")));
+  if (catalog.attachments.length > 0) {
+    out.push("", "attachments (sent as a message after the cached prefix; not in prefixHash):");
+    for (const a of catalog.attachments) out.push(`  [${a.kind}]`, indent(indent(a.text)));
+  }
   const deferral = report.deferral;
   if (deferral) {
     const how =
       deferral.form === "native"
         ? "sent with defer_loading behind the provider's tool search"
-        : "by name in the system text, loaded with tool_search";
+        : catalog.system.includes(DEFERRED_HEADER)
+          ? "by name in the system text, loaded with tool_search"
+          : "by name in an attachment, loaded with tool_search";
     out.push("");
     if (deferral.form === "none") out.push(`deferred: none (${deferral.trigger})`);
     else out.push(`deferred (${catalog.deferred.length}, ${how}): ${deferral.trigger}`);

@@ -76,7 +76,13 @@ function render(view: CatalogView): HTMLElement[] {
     section(
       "System text",
       c.system === ""
-        ? h("p", { class: "muted" }, "(empty: no skills, nothing deferred)")
+        ? h(
+            "p",
+            { class: "muted" },
+            c.attachments.length > 0
+              ? "(empty: the listing is in the attachments)"
+              : "(empty: no skills, nothing deferred)",
+          )
         : pre(c.system, "system"),
       c.deferred.length > 0
         ? h(
@@ -87,7 +93,10 @@ function render(view: CatalogView): HTMLElement[] {
           )
         : null,
       c.attachments.length > 0
-        ? [h("h3", null, "Attachments (volatile, outside the prefix)"), c.attachments.map((a) => pre(a))]
+        ? [
+            h("h3", null, "Attachments (volatile, outside the prefix)"),
+            c.attachments.map((a) => [h("p", { class: "muted" }, a.kind), pre(a.text)]),
+          ]
         : null,
       c.headers ? [h("h3", null, "Request headers"), pre(jsonText(c.headers))] : null,
     ),

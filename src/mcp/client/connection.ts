@@ -127,6 +127,12 @@ export class McpConnection {
     return this.client !== undefined;
   }
 
+  /** What the server said at initialize for the model to know (its `instructions`), if anything. */
+  get instructions(): string | undefined {
+    const text = this.client?.getInstructions();
+    return typeof text === "string" && text.trim() !== "" ? text : undefined;
+  }
+
   /** tools/list, following nextCursor to the end. */
   async listTools(timeoutMs: number): Promise<unknown[]> {
     const client = this.requireClient();

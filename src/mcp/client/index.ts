@@ -1,12 +1,15 @@
 import type { AnyTool } from "../../declare/types.js";
 import type { Registry } from "../../register/registry.js";
 import { GLOBAL_LAYER } from "../../register/registry.js";
+import type { ServerInstructions } from "../../render/types.js";
 import type { McpServerConfig } from "../config.js";
 import { type Backoff, McpProvider } from "./provider.js";
 
 export interface McpClients {
   readonly providers: readonly McpProvider[];
   provider(server: string): McpProvider | undefined;
+  /** Each connected server's instructions, in server-name order (what the catalog attaches). */
+  instructions(): ServerInstructions[];
   close(): Promise<void>;
 }
 
@@ -34,6 +37,11 @@ export function registerMcpServers(
   return {
     providers,
     provider: (server) => providers.find((p) => p.server === server),
+    instructions: () =>
+      providers.flatMap((p) => {
+        const text = p.instructions;
+        return text === undefined ? [] : [{ server: p.server, text }];
+      }),
     close: async () => {
       await Promise.all(providers.map((p) => p.close()));
     },

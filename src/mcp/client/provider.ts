@@ -97,6 +97,10 @@ export class McpProvider implements Provider<AnyTool> {
   get pid(): number | null {
     return this.conn?.pid ?? null;
   }
+  /** The live session's instructions (none while the server is down or never started). */
+  get instructions(): string | undefined {
+    return this.conn?.connected ? this.conn.instructions : undefined;
+  }
 
   async enumerate(): Promise<Observation<AnyTool>> {
     if (this.closed) throw new Error(`MCP server "${this.server}": the client was closed`);

@@ -34,6 +34,8 @@ export class SessionHub {
   private timer: NodeJS.Timeout | undefined;
   private unsubscribe: (() => void) | undefined;
   private knownPrompts: string | undefined;
+  /** The instructions a new session is given (see ToolServerDeps.instructions). */
+  private instructions: string | undefined;
   private settled: Promise<void> = Promise.resolve();
 
   constructor(private readonly surface: Surface) {
@@ -51,6 +53,16 @@ export class SessionHub {
   /** Records what the prompt list looks like now, so later changes are measured against it. */
   async prime(): Promise<void> {
     this.knownPrompts = (await this.surface.promptList()).fingerprint;
+    await this.readInstructions();
+  }
+
+  private async readInstructions(): Promise<void> {
+    try {
+      const text = await this.deps.instructions?.();
+      this.instructions = text === "" ? undefined : text;
+    } catch (error) {
+      this.deps.log?.(`toolplane serve: reading the instructions failed: ${(error as Error).message}`);
+    }
   }
 
   /** Resolves after the pending change check (if any) has run; for tests and shutdown. */
@@ -68,6 +80,7 @@ export class SessionHub {
     const { ListToolsRequestSchema, McpError } = serverSdk();
     const server = new Server(MCP_IMPLEMENTATION, {
       capabilities: { tools: { listChanged: true }, prompts: { listChanged: true } },
+      ...(this.instructions !== undefined ? { instructions: this.instructions } : {}),
     });
     const live: Live = {
       server,
@@ -138,6 +151,7 @@ export class SessionHub {
 
   private async check(): Promise<void> {
     this.surface.reset();
+    await this.readInstructions();
     try {
       const prompts = (await this.surface.promptList()).fingerprint;
       const promptsMoved = prompts !== this.knownPrompts;

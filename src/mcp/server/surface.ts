@@ -31,6 +31,12 @@ interface CommonDeps {
   prompts?: PromptList;
   /** Subscribes to changes every session sees (the registry's `invalidated`); returns the unsubscribe. */
   subscribe?(listener: () => void): () => void;
+  /**
+   * What a new session is told at initialize (MCP's `instructions`): the catalog's attachments,
+   * read when the server starts and again after each change. MCP fixes it per session, so a
+   * session keeps what it was given; later sessions get the current text.
+   */
+  instructions?(): Promise<string>;
   /** Quiet time before a burst of changes becomes one list_changed. Default 100 ms. */
   debounceMs?: number;
   log?: (line: string) => void;

@@ -75,7 +75,7 @@ describe("the skill tool", () => {
 });
 
 describe("Toolplane wiring", () => {
-  it("lists model-visible skills in the catalog's system text and registers the skill tool under builtin", async () => {
+  it("lists model-visible skills in the catalog's skills attachment and registers the skill tool under builtin", async () => {
     const p = tempProject({
       ".claude/skills/shown/SKILL.md": "---\nname: shown\ndescription: Shown to the model.\n---\n",
       ".claude/skills/hidden/SKILL.md":
@@ -84,8 +84,9 @@ describe("Toolplane wiring", () => {
     const plane = await Toolplane.open({ cwd: p.repo, env: p.env, bundledSkills: null });
     try {
       const catalog = await plane.catalog("anthropic");
-      expect(catalog.system).toContain("- shown: Shown to the model.");
-      expect(catalog.system).not.toContain("hidden");
+      const listed = catalog.attachments.find((a) => a.kind === "skills")?.text ?? "";
+      expect(listed).toContain("- shown: Shown to the model.");
+      expect(listed).not.toContain("hidden");
       expect(JSON.stringify(catalog.tools)).toContain('"skill"');
       const snap = await plane.toolSnapshot();
       expect(snap.get("skill")?.provider).toBe("builtin");
