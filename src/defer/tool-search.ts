@@ -2,6 +2,7 @@ import { z } from "zod";
 import { defineTool } from "../declare/define-tool.js";
 import type { Tool } from "../declare/types.js";
 import { TOOL_SEARCH_NAME } from "./plan.js";
+import { NO_FIT_THRESHOLD } from "./selection.js";
 import { DEFAULT_SEARCH_LIMIT, type DeferSession } from "./session.js";
 
 const parameters = z.object({
@@ -25,7 +26,16 @@ const parameters = z.object({
 
 const output = z.object({
   mode: z.enum(["query", "pattern"]),
-  results: z.array(z.object({ name: z.string(), score: z.number(), description: z.string() })),
+  /** Best first, by `relevance` (BM25F, reranked by coverage): the order the model reads. */
+  results: z.array(
+    z.object({
+      name: z.string(),
+      /** The 0-1 fit: whether the tool fits the query at all (NO_FIT_THRESHOLD), not its rank. */
+      score: z.number(),
+      relevance: z.number().optional(),
+      description: z.string(),
+    }),
+  ),
   /** Tools that became callable by this search. */
   loaded: z.array(z.string()),
   /** How many deferred tools were searched (0: nothing is deferred here). */
@@ -39,13 +49,26 @@ export const TOOL_SEARCH_DESCRIPTION =
   "cannot be called until found here. Send a query (words) or a pattern (regular expression); " +
   "the best matches are loaded and can be called from the next turn on.";
 
-/** Renders a search result for the model: one line per tool, scores to two decimals. */
+/**
+ * Renders a search result for the model: best match first, one line per tool. The number shown
+ * is what the list is ordered by (relevance, relative to the best: 1.00 first, falling), so the
+ * model never reads a list whose figures disagree with its order; the fit speaks once, for the
+ * best match, when it is under NO_FIT_THRESHOLD.
+ */
 export function renderToolSearch(value: ToolSearchResult): string {
   if (value.searched === 0) return "Nothing is deferred here: every tool is already in your tool list.";
   if (value.results.length === 0) return "No deferred tool matches. Try other words, or a pattern.";
-  const lines = value.results.map((r) => `- ${r.name} (${r.score.toFixed(2)}): ${r.description}`);
+  const best = value.results[0]!.relevance ?? value.results[0]!.score;
+  const lines = value.results.map((r) => {
+    const relative = best > 0 ? (r.relevance ?? r.score) / best : 0;
+    return `- ${r.name} (${relative.toFixed(2)}): ${r.description}`;
+  });
+  const weak =
+    value.mode === "query" && value.results[0]!.score < NO_FIT_THRESHOLD
+      ? "\nNone of these fits the query well: if none does the job, try other words."
+      : "";
   const loaded = value.loaded.length > 0 ? `\nLoaded now: ${value.loaded.join(", ")}.` : "";
-  return `Matching tools (callable from the next turn):\n${lines.join("\n")}${loaded}`;
+  return `Matching tools, best first (callable from the next turn):\n${lines.join("\n")}${weak}${loaded}`;
 }
 
 /**
@@ -69,7 +92,12 @@ export function toolSearchTool(
       const { hits, loaded } = session.search({ ...req, limit: args.limit ?? DEFAULT_SEARCH_LIMIT });
       return {
         mode: args.pattern !== undefined ? "pattern" : "query",
-        results: hits.map((h) => ({ name: h.name, score: round(h.score), description: describe(h.name) })),
+        results: hits.map((h) => ({
+          name: h.name,
+          score: round(h.score),
+          relevance: round(h.raw),
+          description: describe(h.name),
+        })),
         loaded,
         searched: session.current?.deferred.length ?? 0,
       };
