@@ -193,12 +193,14 @@ const CASES: Record<string, () => Promise<void> | void> = {
     expect(p.json(["trust", p.repo])).toMatchObject({ project: p.repo, trusted: true });
     expect(p.json(["trust", p.repo, "--revoke"])).toMatchObject({ project: p.repo, trusted: false });
   },
-  "toolplane serve [--http PORT [--token T | --no-auth]] [--yes]": async () => {
+  "toolplane serve [--http PORT [--token T | --no-auth] [--endpoint NAME=SCOPE]...] [--yes]": async () => {
     const p = project();
-    const serve = await startServeHttp(p.repo, p.env, { args: ["--token", "t0ken-for-the-readme-test"] });
+    const serve = await startServeHttp(p.repo, p.env, {
+      args: ["--token", "t0ken-for-the-readme-test", "--endpoint", "reviewer=session-1>agent:reviewer"],
+    });
     cleanups.push(serve.stop);
-    const list = (auth?: string) =>
-      fetch(serve.url, {
+    const list = (auth?: string, url = serve.url) =>
+      fetch(url, {
         method: "POST",
         headers: {
           "content-type": "application/json",
@@ -218,6 +220,7 @@ const CASES: Record<string, () => Promise<void> | void> = {
       });
     expect((await list()).status).toBe(401);
     expect((await list("Bearer t0ken-for-the-readme-test")).status).toBe(200);
+    expect((await list("Bearer t0ken-for-the-readme-test", `${serve.url}/reviewer`)).status).toBe(200);
   },
   "toolplane inspect [--port P] [--scope S]": async () => {
     const p = project();

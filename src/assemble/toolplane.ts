@@ -10,7 +10,6 @@ import {
   SkillWatcher,
   type WatchOptions,
 } from "../discover/index.js";
-import { ticketProvider } from "../examples/ticket-status/index.js";
 import {
   defaultSpillBase,
   type ExecutionHost,
@@ -18,20 +17,10 @@ import {
   SpillStore,
   type ToolResult,
 } from "../execute/index.js";
-import { type McpClients, registerMcpServers } from "../mcp/client/index.js";
-import type { McpServerConfig } from "../mcp/config.js";
+import type { McpClients } from "../mcp/client/index.js";
 import type { PermissionPolicy } from "../permissions/index.js";
-import {
-  GLOBAL_LAYER,
-  Registry,
-  type Resolved,
-  type Restrictions,
-  type Snapshot,
-} from "../register/index.js";
+import { Registry, type Resolved, type Snapshot } from "../register/index.js";
 import type { BudgetSettings, ProviderName, VolatilePlacement } from "../render/index.js";
-import { builtinProvider } from "../tools/index.js";
-import { skillTool } from "../tools/skill/tool.js";
-import type { ProgressFactory } from "../util/progress.js";
 import { budgetFrom, CatalogAssembler } from "./catalog.js";
 import {
   type DeferralExplanation,
@@ -41,12 +30,13 @@ import {
 } from "./deferral.js";
 import { assembleHost, type HostRequest } from "./host.js";
 import { markRulesOf } from "./marks.js";
-import { loadToolModules, type ToolModuleSpec } from "./modules.js";
 import type { ToolplaneOptions } from "./options.js";
 import { policyOf } from "./policy.js";
 import { type AssembledCatalog, reportProblems, untrustedNotice } from "./problems.js";
+import { registerProviders } from "./providers.js";
 import { parseScopeChain } from "./scope.js";
 import { changeKey } from "./set-key.js";
+import { chainKey, viewOf } from "./views.js";
 import {
   namespaceOf,
   searchWithheld,
@@ -99,6 +89,9 @@ export class Toolplane {
   /** What this session's calls share: the files read (edit and write check them), the shell's directory. */
   readonly toolSession: ToolSession = newToolSession();
   private readonly visibleBySnapshot = new WeakMap<Snapshot<AnyTool>, VisibleTool[]>();
+  /** The plane every view (session or scope) reads through to, and its scope views by chain. */
+  private readonly root: Toolplane = this;
+  private readonly scopeViews = new Map<string, Toolplane>();
 
   private constructor(config: Config, chain: string[], options: ToolplaneOptions, session: string) {
     this.configs = { now: config, options, changes: [] };
@@ -126,29 +119,7 @@ export class Toolplane {
     const plane = new Toolplane(loadConfig(options), parseScopeChain(options.scope), options, session);
     const notice = untrustedNotice(plane.config);
     if (notice) options.log?.(notice);
-    const builtin = options.progress ? { progress: options.progress } : {};
-    plane.tools.register(GLOBAL_LAYER, builtinProvider([skillTool(() => plane.skillsView())], builtin));
-    if (plane.config.get("tools.examples") as boolean) plane.tools.register(GLOBAL_LAYER, ticketProvider());
-    const modules = await loadToolModules(
-      plane.config.get("tools.modules") as ToolModuleSpec[],
-      plane.config.projectRoot,
-      // assembly keys only: a run-time key written into a description would change the request
-      // (and break the prompt cache) when the key changes, and run-time keys never enter a request
-      plane.config.ofKind("assembly"),
-      plane.config.get("tools.providerTimeoutMs") as number,
-    );
-    for (const m of modules) plane.tools.register(m.layer, m.provider);
-    const restrictions = plane.config.get("scopes.restrictions") as Record<string, Restrictions>;
-    for (const [layer, r] of Object.entries(restrictions)) {
-      plane.tools.restrict(layer, r);
-      plane.skills.restrict(layer, r);
-    }
-    const configured = plane.config.get("mcp.servers") as Record<string, McpServerConfig>;
-    const wanted = options.mcpServers;
-    const servers = wanted
-      ? Object.fromEntries(Object.entries(configured).filter(([name]) => wanted(name)))
-      : configured;
-    plane.mcp = registerMcpServers(plane.tools, servers, options.log ? { log: options.log } : {});
+    await registerProviders(plane, options);
     return plane;
   }
 
@@ -160,13 +131,38 @@ export class Toolplane {
    * copy of every tool's wire form per client. It has no close of its own: closing this plane ends it.
    */
   newSession(): Toolplane {
-    // a prototype view rather than a second constructor: everything not set here reads through
-    // to this plane, so the sessions can never disagree about what they share
-    return Object.create(this, {
-      deferral: { value: new SessionDeferral() },
-      toolSession: { value: newToolSession() },
-      close: { value: async () => {} },
-    }) as Toolplane;
+    return viewOf<Toolplane>(this, {
+      deferral: new SessionDeferral(),
+      toolSession: newToolSession(),
+      close: async () => {},
+    });
+  }
+
+  /**
+   * This plane for another scope chain (`session-1>agent:reviewer`), sharing the registries,
+   * discovery, configuration, MCP connections and spill store: a harness with a reviewer and a
+   * writer agent opens one plane, and one copy of each MCP server. Each chain has its own view,
+   * kept for the plane's life (the same view every time it is asked for), with its own deferral,
+   * tool session and renderers. `catalog(p, {scope})` and `host({scope})` go through it.
+   */
+  scoped(scope: string | undefined): Toolplane {
+    const chain = parseScopeChain(scope);
+    const key = chainKey(chain);
+    if (key === chainKey(this.chain)) return this;
+    const root = this.root;
+    if (key === chainKey(root.chain)) return root;
+    let view = root.scopeViews.get(key);
+    if (!view) {
+      view = viewOf<Toolplane>(root, {
+        chain,
+        deferral: new SessionDeferral(),
+        toolSession: newToolSession(),
+        catalogs: new CatalogAssembler(),
+        close: async () => {},
+      });
+      root.scopeViews.set(key, view);
+    }
+    return view;
   }
 
   /** The tools this scope may use: the merged snapshot minus disabled tools. */
@@ -289,7 +285,11 @@ export class Toolplane {
    * The execution host for this scope: validation, permissions, timeouts, result limits and
    * spill. Each run reads the current tool snapshot, so registry changes reach the next turn.
    */
-  host(request: HostRequest = {}): ExecutionHost {
+  host(request: HostRequest & { scope?: string } = {}): ExecutionHost {
+    if (request.scope !== undefined) {
+      const { scope, ...rest } = request;
+      return this.scoped(scope).host(rest);
+    }
     const plane = this;
     return assembleHost(
       {
@@ -313,7 +313,7 @@ export class Toolplane {
   async call(
     tool: string,
     args: unknown,
-    request: HostRequest & { signal?: AbortSignal } = {},
+    request: HostRequest & { scope?: string; signal?: AbortSignal } = {},
   ): Promise<ToolResult> {
     const run = request.signal ? { signal: request.signal } : {};
     return this.host(request).call({ tool, args }, run);
@@ -344,7 +344,8 @@ export class Toolplane {
    * What the model sees for `provider`, planned for this session's deferral (see CatalogAssembler),
    * with every provider problem of the reads it was built from (tools and skills).
    */
-  async catalog(provider: ProviderName): Promise<AssembledCatalog> {
+  async catalog(provider: ProviderName, options: { scope?: string } = {}): Promise<AssembledCatalog> {
+    if (options.scope !== undefined) return this.scoped(options.scope).catalog(provider);
     const snapshot = await this.toolSnapshot();
     const planned = await this.planFor(this.visible(snapshot));
     const view = await this.skillsView();

@@ -1,9 +1,11 @@
+import type { Toolplane } from "../../assemble/toolplane.js";
 import type { ToolCall } from "../../execute/types.js";
 import {
   createToolServer,
   generateToken,
   type McpSessionTools,
   type McpToolEntry,
+  type SessionHub,
   serveHttp,
   serveStdio,
   skillPrompts,
@@ -20,6 +22,62 @@ interface ServeOptions extends CommonOptions {
   token?: string;
   /** false with --no-auth */
   auth?: boolean;
+  /** `NAME=SCOPE`, repeatable: another scope chain served at /mcp/NAME (HTTP only). */
+  endpoint?: string[];
+}
+
+/**
+ * One hub for one scope view of the plane. Each MCP session is a session of its own (its loaded
+ * tools, the files it read), and lists what `toolplane catalog --provider mcp` prints: MCP
+ * clients cap their tool lists too (Cursor 40, OpenAI 128 functions), so resident tools,
+ * tool_search when anything is deferred, then the tools it loaded (a load sends list_changed to
+ * that session). Every call goes through the execution host: permissions, validation, timeouts,
+ * limits, spill. An MCP client has its own approval UI, so asks are approved only with --yes.
+ */
+async function hubFor(plane: Toolplane, yes: boolean): Promise<SessionHub> {
+  const session = (): McpSessionTools => {
+    const own = plane.newSession();
+    const host = own.host({ log: say, ...(yes ? { ask: async () => true } : {}) });
+    return {
+      list: async () => (await own.catalog("mcp")).tools as McpToolEntry[],
+      run: (call: ToolCall, signal: AbortSignal) => host.call(call, { signal }),
+      subscribe: (listener) => own.deferral.session.onLoad(() => listener()),
+    };
+  };
+  return createToolServer({
+    session,
+    prompts: async () => skillPrompts(await plane.skillsView()),
+    // MCP has no system text: the skill listing and deferred names reach a client's model as the
+    // server's instructions (fixed per session at initialize; skills are also prompts)
+    instructions: async () => attachmentsText((await plane.catalog("mcp")).attachments),
+    subscribe: (listener) => {
+      const offTools = plane.tools.on("invalidated", listener);
+      const offSkills = plane.skills.on("invalidated", () => listener());
+      return () => {
+        offTools();
+        offSkills();
+      };
+    },
+    log: say,
+  });
+}
+
+/** `--endpoint NAME=SCOPE` values, checked: HTTP only, a path-safe name, each name once. */
+function parseEndpoints(values: readonly string[], http: boolean): Array<[string, string]> {
+  if (values.length > 0 && !http)
+    throw new UsageError("--endpoint needs --http: stdio serves one scope (give it with --scope)");
+  const out = new Map<string, string>();
+  for (const value of values) {
+    const at = value.indexOf("=");
+    const name = at < 0 ? "" : value.slice(0, at);
+    if (!/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/.test(name))
+      throw new UsageError(
+        `--endpoint "${value}": give NAME=SCOPE, with NAME of letters, digits, - and _ (e.g. reviewer='session-1>agent:reviewer')`,
+      );
+    if (out.has(name)) throw new UsageError(`--endpoint: the name "${name}" is given twice`);
+    out.set(name, value.slice(at + 1));
+  }
+  return [...out];
 }
 
 /** `toolplane serve`: its options and help are in commands/serve.ts, loaded without this module. */
@@ -37,37 +95,11 @@ export const action = async (opts: ServeOptions) => {
   } catch (error) {
     say(`toolplane serve: skill roots are not watched (${(error as Error).message}); restart to see changes`);
   }
-  // Each MCP session is a session of its own (its loaded tools, the files it read), and lists what
-  // `toolplane catalog --provider mcp` prints: MCP clients cap their tool lists too (Cursor 40,
-  // OpenAI 128 functions), so resident tools, tool_search when anything is deferred, then the tools
-  // it loaded (a load sends list_changed to that session). Every call goes through the execution
-  // host: permissions, validation, timeouts, limits, spill. An MCP client has its own approval UI,
-  // so asks are approved only with --yes.
-  const session = (): McpSessionTools => {
-    const own = plane.newSession();
-    const host = own.host({ log: say, ...(opts.yes ? { ask: async () => true } : {}) });
-    return {
-      list: async () => (await own.catalog("mcp")).tools as McpToolEntry[],
-      run: (call: ToolCall, signal: AbortSignal) => host.call(call, { signal }),
-      subscribe: (listener) => own.deferral.session.onLoad(() => listener()),
-    };
-  };
-  const hub = await createToolServer({
-    session,
-    prompts: async () => skillPrompts(await plane.skillsView()),
-    // MCP has no system text: the skill listing and deferred names reach a client's model as the
-    // server's instructions (fixed per session at initialize; skills are also prompts)
-    instructions: async () => attachmentsText((await plane.catalog("mcp")).attachments),
-    subscribe: (listener) => {
-      const offTools = plane.tools.on("invalidated", listener);
-      const offSkills = plane.skills.on("invalidated", () => listener());
-      return () => {
-        offTools();
-        offSkills();
-      };
-    },
-    log: say,
-  });
+  const endpoints = parseEndpoints(opts.endpoint ?? [], port !== undefined);
+  const hub = await hubFor(plane, opts.yes === true);
+  const extra = new Map<string, SessionHub>();
+  for (const [name, scope] of endpoints)
+    extra.set(name, await hubFor(plane.scoped(scope), opts.yes === true));
   const maxRequestBytes = plane.config.get("serve.maxRequestBytes") as number;
   let stop: () => Promise<void> = async () => {};
   const done = new Promise<void>((resolve) => {
@@ -88,6 +120,7 @@ export const action = async (opts: ServeOptions) => {
       maxRequestBytes,
       maxSessions: plane.config.get("serve.maxSessions") as number,
       sessionIdleMs: plane.config.get("serve.sessionIdleMs") as number,
+      endpoints: extra,
       log: say,
     }).catch((error) => {
       throw portError(error, "--http");
@@ -95,9 +128,11 @@ export const action = async (opts: ServeOptions) => {
     stop = handle.close;
     say(`toolplane serve: listening on ${handle.url}`);
     for (const line of auth.notice) say(line);
+    for (const [name, scope] of endpoints) say(`toolplane serve: scope "${scope}" on ${handle.url}/${name}`);
   }
   await done;
   await hub.close();
+  for (const h of extra.values()) await h.close();
   await stop();
   await plane.close();
 };

@@ -17,11 +17,17 @@ export function serveCommand(program: Command): void {
       "--no-auth",
       "serve HTTP without a token: every local user and process can then run tools as you (not recommended)",
     )
-    .option("--yes", "approve every permission that asks (without it, an ask is denied)");
+    .option("--yes", "approve every permission that asks (without it, an ask is denied)")
+    .option(
+      "--endpoint <name=scope>",
+      "with --http, also serve another scope chain at /mcp/NAME (repeatable); one process, one copy of each MCP server",
+      (value: string, previous: string[] = []) => [...previous, value],
+    );
   withCommon(cmd);
   examples(cmd, [
     "toolplane serve",
     "toolplane serve --http 8765 --scope 'session-1>agent:reviewer'",
+    "toolplane serve --http 8765 --endpoint reviewer='s1>agent:reviewer' --endpoint writer='s1>agent:writer'",
     `${TOKEN_VARIABLE}=$(cat ~/.toolplane-token) toolplane serve --http 8765`,
     'claude mcp add toolplane -- npx toolplane serve --cwd "$PWD"',
   ]);

@@ -20,6 +20,8 @@ export interface HttpServeOptions {
   maxSessions: number;
   /** A session idle this long is closed (serve.sessionIdleMs). */
   sessionIdleMs: number;
+  /** More scope chains, each served at `/mcp/NAME` (the main hub is at `/mcp`). */
+  endpoints?: ReadonlyMap<string, SessionHub>;
   log?: (line: string) => void;
 }
 
@@ -49,6 +51,11 @@ export async function serveHttp(hub: SessionHub, options: HttpServeOptions): Pro
   });
   const authorised = options.token === null ? () => true : bearerCheck(options.token);
   let allowedHosts: ReadonlySet<string> = new Set<string>();
+  const hubs = new Map<string, SessionHub>([[MCP_PATH, hub]]);
+  for (const [name, h] of options.endpoints ?? []) hubs.set(`${MCP_PATH}/${name}`, h);
+  const hubAt = (pathname: string) => hubs.get(pathname);
+  const paths = [...hubs.keys()];
+  const pathOf = new Map<string, string>();
   const http = createServer((req, res) => {
     handle(req, res).catch((error) => {
       if (!res.headersSent) reply(res, 500, `internal error: ${(error as Error).message}`);
@@ -57,7 +64,8 @@ export async function serveHttp(hub: SessionHub, options: HttpServeOptions): Pro
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
-    if (url.pathname !== MCP_PATH) return reply(res, 404, `not found: the MCP endpoint is ${MCP_PATH}`);
+    const served = hubAt(url.pathname);
+    if (!served) return reply(res, 404, `not found: the MCP endpoints are ${paths.join(", ")}`);
     const foreign = foreignRequest(req.headers, allowedHosts);
     if (foreign) return reply(res, 403, foreign);
     if (!authorised(req.headers.authorization)) {
@@ -72,6 +80,10 @@ export async function serveHttp(hub: SessionHub, options: HttpServeOptions): Pro
     const existing = typeof sessionId === "string" ? sessions.get(sessionId) : undefined;
     if (typeof sessionId === "string" && !existing) {
       return reply(res, 404, "unknown session (it may have expired): start a new one with initialize");
+    }
+    // a session belongs to the endpoint (scope chain) it was opened on
+    if (typeof sessionId === "string" && pathOf.get(sessionId) !== url.pathname) {
+      return reply(res, 404, `unknown session on ${url.pathname}: it was opened on ${pathOf.get(sessionId)}`);
     }
     let body: unknown;
     if (req.method === "POST") {
@@ -106,12 +118,18 @@ export async function serveHttp(hub: SessionHub, options: HttpServeOptions): Pro
     }
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id): void => sessions.add(id, transport),
+      onsessioninitialized: (id): void => {
+        pathOf.set(id, url.pathname);
+        sessions.add(id, transport);
+      },
     });
     transport.onclose = () => {
-      if (transport.sessionId) sessions.remove(transport.sessionId);
+      if (transport.sessionId) {
+        sessions.remove(transport.sessionId);
+        pathOf.delete(transport.sessionId);
+      }
     };
-    await hub.open().connect(transport);
+    await served.open().connect(transport);
     await transport.handleRequest(req, res, body);
     // a first request that was not initialize leaves no session behind
     if (!transport.sessionId) await transport.close();

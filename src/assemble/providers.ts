@@ -1,0 +1,49 @@
+// What a Toolplane registers at open: the built-in tools (with the skill tool), the example
+// integration, tool modules, scope restrictions and the MCP servers of the configuration.
+
+import type { Config } from "../config/index.js";
+import type { AnyTool } from "../declare/types.js";
+import type { Skill, SkillsView } from "../discover/index.js";
+import { ticketProvider } from "../examples/ticket-status/index.js";
+import { type McpClients, registerMcpServers } from "../mcp/client/index.js";
+import type { McpServerConfig } from "../mcp/config.js";
+import { GLOBAL_LAYER, type Registry, type Restrictions } from "../register/index.js";
+import { builtinProvider } from "../tools/index.js";
+import { skillTool } from "../tools/skill/tool.js";
+import { loadToolModules, type ToolModuleSpec } from "./modules.js";
+import type { ToolplaneOptions } from "./options.js";
+
+/** The parts of a Toolplane that open() fills (structural: the plane imports this file). */
+export interface Registrable {
+  readonly tools: Registry<AnyTool>;
+  readonly skills: Registry<Skill>;
+  readonly config: Config;
+  skillsView(): Promise<SkillsView>;
+  mcp: McpClients | undefined;
+}
+
+export async function registerProviders(plane: Registrable, options: ToolplaneOptions): Promise<void> {
+  const builtin = options.progress ? { progress: options.progress } : {};
+  plane.tools.register(GLOBAL_LAYER, builtinProvider([skillTool(() => plane.skillsView())], builtin));
+  if (plane.config.get("tools.examples") as boolean) plane.tools.register(GLOBAL_LAYER, ticketProvider());
+  const modules = await loadToolModules(
+    plane.config.get("tools.modules") as ToolModuleSpec[],
+    plane.config.projectRoot,
+    // assembly keys only: a run-time key written into a description would change the request
+    // (and break the prompt cache) when the key changes, and run-time keys never enter a request
+    plane.config.ofKind("assembly"),
+    plane.config.get("tools.providerTimeoutMs") as number,
+  );
+  for (const m of modules) plane.tools.register(m.layer, m.provider);
+  const restrictions = plane.config.get("scopes.restrictions") as Record<string, Restrictions>;
+  for (const [layer, r] of Object.entries(restrictions)) {
+    plane.tools.restrict(layer, r);
+    plane.skills.restrict(layer, r);
+  }
+  const configured = plane.config.get("mcp.servers") as Record<string, McpServerConfig>;
+  const wanted = options.mcpServers;
+  const servers = wanted
+    ? Object.fromEntries(Object.entries(configured).filter(([name]) => wanted(name)))
+    : configured;
+  plane.mcp = registerMcpServers(plane.tools, servers, options.log ? { log: options.log } : {});
+}
