@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import path from "node:path";
-import { type Config, type LoadOptions, loadConfig } from "../config/index.js";
+import { type Config, loadConfig } from "../config/index.js";
 import type { AnyTool, ToolSession } from "../declare/types.js";
 import { deferConfigFrom } from "../defer/index.js";
 import {
@@ -35,7 +35,7 @@ import { policyOf } from "./policy.js";
 import { type AssembledCatalog, reportProblems, untrustedNotice } from "./problems.js";
 import { registerProviders } from "./providers.js";
 import { parseScopeChain } from "./scope.js";
-import { changeKey } from "./set-key.js";
+import { type ConfigHolder, reloadFiles, setKey } from "./set-key.js";
 import { chainKey, viewOf } from "./views.js";
 import {
   namespaceOf,
@@ -66,7 +66,7 @@ export class Toolplane {
   get config(): Config {
     return this.configs.now;
   }
-  private readonly configs: { now: Config; options: LoadOptions; changes: string[] };
+  private readonly configs: ConfigHolder;
   readonly tools: Registry<AnyTool>;
   /** Skills, through the same layered registry: one provider per skill root. */
   readonly skills: Registry<Skill>;
@@ -124,11 +124,9 @@ export class Toolplane {
   }
 
   /**
-   * Another session on this plane (`serve --http` opens one per client): its own deferral (the
-   * tools tool_search loaded) and tool session (files read, the shell's directory). The
-   * registries, configuration, skills, MCP connections, spill store and catalog renderers are
-   * this plane's: the renderers' memo holds no session state, and one per session would keep a
-   * copy of every tool's wire form per client. It has no close of its own: closing this plane ends it.
+   * Another session on this plane (`serve --http` opens one per client): its own deferral and
+   * tool session (files read, the shell's directory); everything else, the catalog renderers
+   * included (their memo holds no session state), is this plane's. Closing this plane ends it.
    */
   newSession(): Toolplane {
     return viewOf<Toolplane>(this, {
@@ -176,9 +174,8 @@ export class Toolplane {
   }
 
   /**
-   * The snapshot's tools minus withheld ones. A snapshot is cached by the registry until it
-   * changes and the configuration is fixed for this Toolplane, so the list is kept per snapshot:
-   * re-renders of an unchanged set reuse it (and the deferral planner sees the same array).
+   * The snapshot's tools minus withheld ones, kept per snapshot (a change of the rules that decide
+   * it invalidates the registry, so a new snapshot): the deferral planner sees the same array.
    */
   private visible(snapshot: Snapshot<AnyTool>): VisibleTool[] {
     let hit = this.visibleBySnapshot.get(snapshot);
@@ -274,11 +271,19 @@ export class Toolplane {
    * catalogs and their listeners read again. A key read only at open is refused (see set-key.ts).
    */
   set(key: string, value: unknown): void {
-    const change = changeKey(this.configs.options, this.configs.changes, key, value);
-    this.configs.now = change.config;
-    this.configs.changes.push(change.item);
-    if (!change.refresh) return;
-    this.tools.invalidate("runtime");
+    if (setKey(this.configs, key, value)) this.tools.invalidate("runtime");
+  }
+
+  /**
+   * Reads the configuration files again (one was edited while the plane runs) and applies what
+   * changed as set() would: run-time keys from the next call, an assembly key or permission rule
+   * by invalidating. A changed key read only at open applies nothing (it is in `needsRestart`:
+   * open a new plane). A file that does not load throws ConfigError; the configuration stays.
+   */
+  reload(): { changed: string[]; needsRestart: string[] } {
+    const { changed, needsRestart, refresh } = reloadFiles(this.configs);
+    if (refresh) this.tools.invalidate("runtime");
+    return { changed, needsRestart };
   }
 
   /**

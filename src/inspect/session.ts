@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { Toolplane, type ToolplaneOptions } from "../assemble/index.js";
+import { FileWatch } from "../util/file-watch.js";
 import type { ChangeEvent } from "./api-types.js";
-import { FileWatch } from "./config-watch.js";
 
 /** Changes within this window reach the page as one event (a save that writes twice, a burst of skills). */
 const COALESCE_MS = 30;

@@ -76,3 +76,41 @@ describe("Toolplane.set", () => {
     }
   });
 });
+
+describe("Toolplane.reload", () => {
+  it("applies an edited configuration file on top of set() changes; an open-time key or a broken file applies nothing", async () => {
+    const p = tempProject({ "notes.txt": "alpha\n" }, { trust: true });
+    const plane = await Toolplane.open({ cwd: p.repo, env: p.bareEnv, bundledSkills: null });
+    try {
+      plane.set("results.lineMaxChars", 40);
+      expect(plane.reload()).toEqual({ changed: [], needsRestart: [] });
+      let invalidated = 0;
+      plane.tools.on("invalidated", () => invalidated++);
+      writeTree(p.repo, {
+        ".toolplane/config.json": JSON.stringify({ tools: { timeoutMs: 1234, disabled: ["grep"] } }),
+      });
+      expect(plane.reload()).toEqual({ changed: ["tools.disabled", "tools.timeoutMs"], needsRestart: [] });
+      expect(plane.config.get("tools.timeoutMs")).toBe(1234);
+      expect(plane.config.get("results.lineMaxChars")).toBe(40); // the set() change stays on top
+      expect(invalidated).toBe(1); // tools.disabled is an assembly key
+      expect(JSON.stringify((await plane.catalog("anthropic")).tools)).not.toContain('"grep"');
+
+      writeTree(p.repo, {
+        ".toolplane/config.json": JSON.stringify({
+          tools: { timeoutMs: 99, disabled: ["grep"], examples: true },
+        }),
+      });
+      expect(plane.reload()).toEqual({
+        changed: ["tools.examples", "tools.timeoutMs"],
+        needsRestart: ["tools.examples"],
+      });
+      expect(plane.config.get("tools.timeoutMs")).toBe(1234);
+
+      writeTree(p.repo, { ".toolplane/config.json": "{ broken" });
+      expect(() => plane.reload()).toThrow(ConfigError);
+      expect(plane.config.get("tools.timeoutMs")).toBe(1234);
+    } finally {
+      await plane.close();
+    }
+  });
+});

@@ -1,3 +1,4 @@
+import path from "node:path";
 import type { Toolplane } from "../../assemble/toolplane.js";
 import type { ToolCall } from "../../execute/types.js";
 import {
@@ -12,6 +13,7 @@ import {
   tokenProblem,
 } from "../../mcp/server/index.js";
 import { attachmentsText } from "../../render/index.js";
+import { FileWatch } from "../../util/file-watch.js";
 import { type CommonOptions, portError, say, UsageError } from "../common.js";
 import { openToolplane } from "../open.js";
 import { TOKEN_VARIABLE } from "../serve-token.js";
@@ -62,6 +64,44 @@ async function hubFor(plane: Toolplane, yes: boolean): Promise<SessionHub> {
   });
 }
 
+/**
+ * The user's and the project's config.json, watched: an edit applies to the live plane (run-time
+ * keys from the next call; an assembly key or permission rule sends list_changed), a key read
+ * only at open says to restart, and a file that does not load keeps the configuration as it was.
+ */
+async function followConfigFiles(plane: Toolplane): Promise<{ close(): Promise<void> }> {
+  const files = [
+    path.join(plane.config.home, "config.json"),
+    path.join(plane.config.projectRoot, ".toolplane", "config.json"),
+  ];
+  let timer: NodeJS.Timeout | undefined;
+  const apply = () => {
+    try {
+      const { changed, needsRestart } = plane.reload();
+      if (needsRestart.length > 0)
+        say(
+          `toolplane serve: ${needsRestart.join(", ")} changed: read at start only, so nothing was applied; restart serve`,
+        );
+      else if (changed.length > 0) say(`toolplane serve: configuration reloaded (${changed.join(", ")})`);
+    } catch (error) {
+      say(
+        `toolplane serve: the configuration did not load, the previous one stays: ${(error as Error).message}`,
+      );
+    }
+  };
+  const watch = await FileWatch.start(files, () => {
+    clearTimeout(timer);
+    // an editor's save is often several events: read once they settle
+    timer = setTimeout(apply, 100);
+  });
+  return {
+    close: async () => {
+      clearTimeout(timer);
+      await watch.close();
+    },
+  };
+}
+
 /** `--endpoint NAME=SCOPE` values, checked: HTTP only, a path-safe name, each name once. */
 function parseEndpoints(values: readonly string[], http: boolean): Array<[string, string]> {
   if (values.length > 0 && !http)
@@ -95,6 +135,7 @@ export const action = async (opts: ServeOptions) => {
   } catch (error) {
     say(`toolplane serve: skill roots are not watched (${(error as Error).message}); restart to see changes`);
   }
+  const configFiles = await followConfigFiles(plane);
   const endpoints = parseEndpoints(opts.endpoint ?? [], port !== undefined);
   const hub = await hubFor(plane, opts.yes === true);
   const extra = new Map<string, SessionHub>();
@@ -131,6 +172,7 @@ export const action = async (opts: ServeOptions) => {
     for (const [name, scope] of endpoints) say(`toolplane serve: scope "${scope}" on ${handle.url}/${name}`);
   }
   await done;
+  await configFiles.close();
   await hub.close();
   for (const h of extra.values()) await h.close();
   await stop();
