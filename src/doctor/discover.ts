@@ -3,6 +3,7 @@ import type { AuditReport } from "../discover/discovery.js";
 import type { SkillListing, SkillsView } from "../discover/view.js";
 import { readRegularHeadSync } from "../util/regular-file.js";
 import { type DoctorCheck, row } from "./types.js";
+import type { WatchProbe } from "./watch-probe.js";
 
 /**
  * How much of each skill file the comparison reads: a 10 MB SKILL.md is not read whole (its size
@@ -10,19 +11,25 @@ import { type DoctorCheck, row } from "./types.js";
  */
 export const COMPARE_MAX_BYTES = 256 * 1024;
 
-/** Row 5: a full rescan against the incremental state: skills it holds wrongly or lacks. */
-export function staleCacheCheck(audit: AuditReport, roots: number): DoctorCheck {
+/**
+ * Row 5: a full rescan against the incremental state (skills it holds wrongly or lacks), and the
+ * live watcher probe's adds and renames (see watch-probe.ts): in a fresh process the state was
+ * just scanned, so only the probe can show that changes would not reach it.
+ */
+export function staleCacheCheck(audit: AuditReport, roots: number, probe: WatchProbe): DoctorCheck {
+  const watched = [...probe.errors, ...probe.missedAdds].map((f) => `watch probe: ${f}`);
   const findings = audit.differences
     .filter((d) => d.kind !== "extra")
     .map((d) =>
       d.kind === "missing"
         ? `${d.root}: "${d.entry}" is on disk but not in the discovered state`
         : `${d.root}: "${d.entry || "(root)"}" changed on disk since it was scanned`,
-    );
+    )
+    .concat(watched);
   return row(
     "discover",
     "stale-discovery-cache",
-    `full rescan of ${roots} skill root(s) compared with the incremental state${audit.repaired ? " (differences repaired)" : ""}`,
+    `full rescan of ${roots} skill root(s) compared with the incremental state${audit.repaired ? " (differences repaired)" : ""}; a watched probe root given an add and a rename`,
     findings,
     "keep a watcher running (toolplane skills --watch, or watchSkills() with skills.auditIntervalMs > 0) so adds and changes reach the catalog; the doctor's rescan repaired this run",
   );

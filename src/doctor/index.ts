@@ -7,6 +7,7 @@ import { budgetCheck, volatileCheck } from "./render.js";
 import { sandboxCheck } from "./sandbox.js";
 import { untrustedProjectCheck } from "./trust.js";
 import type { DoctorContext, DoctorReport } from "./types.js";
+import { probeWatcher } from "./watch-probe.js";
 
 export type { DoctorCheck, DoctorContext, DoctorReport } from "./types.js";
 
@@ -27,11 +28,12 @@ export async function runDoctor(ctx: DoctorContext): Promise<DoctorReport> {
   const overrides = await overrideCheck(ctx);
   const attribution = await attributionCheck(ctx);
   const audit = await plane.discovery.audit();
-  const stale = staleCacheCheck(audit, plane.discovery.roots.length);
+  const probe = await probeWatcher();
+  const stale = staleCacheCheck(audit, plane.discovery.roots.length, probe);
   const rename = await renameLeftoverCheck((await plane.skillsView()).skills);
   const attachment = await attachmentCheck(ctx);
   const budget = await budgetCheck(ctx);
-  const deletion = await deletionCheck(ctx, audit, before);
+  const deletion = await deletionCheck(ctx, audit, before, probe);
   const volatile = await volatileCheck(ctx);
   const providers = await providerProblemsCheck(ctx);
   const trust = untrustedProjectCheck(ctx);

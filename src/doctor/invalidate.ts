@@ -4,6 +4,7 @@ import type { AuditReport } from "../discover/discovery.js";
 import type { SkillListing } from "../discover/view.js";
 import { GLOBAL_LAYER, Registry } from "../register/index.js";
 import { type DoctorCheck, type DoctorContext, row } from "./types.js";
+import type { WatchProbe } from "./watch-probe.js";
 
 /**
  * Row 10: after an invalidation, the registry's snapshot against one built from scratch by the same
@@ -14,6 +15,7 @@ export async function deletionCheck(
   ctx: DoctorContext,
   audit: AuditReport,
   before: readonly SkillListing[],
+  probe: WatchProbe,
 ): Promise<DoctorCheck> {
   const { plane } = ctx;
   const findings: string[] = [];
@@ -49,10 +51,11 @@ export async function deletionCheck(
   for (const s of before)
     if (!existsSync(s.path) && !audit.differences.some((d) => d.kind === "extra" && d.entry === s.name))
       findings.push(`skill "${s.name}" points at ${s.path}, which no longer exists`);
+  for (const f of probe.missedDeletions) findings.push(`watch probe: ${f}`);
   return row(
     "invalidate",
     "missed-deletion",
-    `cached tool snapshot (${cached.entries.length} entries) compared with a fresh build (${rebuilt.entries.length}); skill state compared with a full rescan`,
+    `cached tool snapshot (${cached.entries.length} entries) compared with a fresh build (${rebuilt.entries.length}); skill state compared with a full rescan; a watched probe root given a rename and a delete`,
     findings,
     "a provider whose list shrinks must call changed() on its registration handle (deletions and renames too, not only additions); for skills keep the watcher and its audit running",
   );

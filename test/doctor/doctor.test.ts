@@ -177,6 +177,9 @@ describe("toolplane doctor", () => {
     expect(d("discover/skill-files")).toMatch(
       /no-name\/SKILL\.md: loaded under its folder's name: line 1: name: is required/,
     );
+    // both rows ran the live watcher probe too (it passed: the project's faults are what fail them)
+    expect(d("discover/stale-discovery-cache")).toContain("a watched probe root given an add and a rename");
+    expect(d("discover/stale-discovery-cache")).not.toContain("watch probe:");
     expect(d("invalidate/missed-deletion")).toMatch(/tool "scratch" .* still in the cached snapshot/);
     expect(d("invalidate/missed-deletion")).toMatch(/skill "gone-skill" .* deleted/);
     expect(d("register/provider-problems")).toMatch(
