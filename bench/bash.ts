@@ -1,8 +1,9 @@
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { createWriteStream, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
 import { ExecutionHost, newToolSession, SpillStore } from "../src/execute/index.js";
 import { bashNeeds } from "../src/tools/bash/needs.js";
 import { bashParser } from "../src/tools/bash/parser.js";
@@ -65,6 +66,44 @@ function bare(command: string, file?: string): Promise<number> {
   });
 }
 
+/**
+ * The first bash call of a new process, over a bare spawn in that process: as the CLI runs it
+ * (wasm on Liftoff only, main.ts) and as a library process does (V8's default tiering), in
+ * alternating runs.
+ */
+function firstCalls(): Figure[] {
+  const script = fileURLToPath(new URL("./first-bash.js", import.meta.url));
+  const runs = Number(process.env.BENCH_FIRST_REPS ?? 7);
+  const extra: Record<"cli" | "library", number[]> = { cli: [], library: [] };
+  for (let i = 0; i < runs; i++) {
+    for (const kind of ["cli", "library"] as const) {
+      const flags = kind === "cli" ? ["--liftoff-only"] : [];
+      const out = execFileSync(process.execPath, [...flags, script], { encoding: "utf8" });
+      const { bareMs, firstMs } = JSON.parse(out.trim().split("\n").pop()!) as {
+        bareMs: number;
+        firstMs: number;
+      };
+      extra[kind].push(firstMs - bareMs);
+    }
+  }
+  return [
+    {
+      name: `first bash call in a new process over a bare spawn, CLI (wasm on Liftoff only; median of ${runs})`,
+      value: round(median(extra.cli), 1),
+      unit: "ms",
+      goal: "<= 80",
+      ok: median(extra.cli) <= 80,
+      note: `slowest ${round(Math.max(...extra.cli), 0)} ms`,
+    },
+    {
+      name: `first bash call in a new process over a bare spawn, library default tiering (median of ${runs})`,
+      value: round(median(extra.library), 1),
+      unit: "ms",
+      note: `slowest ${round(Math.max(...extra.library), 0)} ms`,
+    },
+  ];
+}
+
 async function timed(fn: () => Promise<unknown>): Promise<number> {
   const t0 = performance.now();
   await fn();
@@ -74,6 +113,8 @@ async function timed(fn: () => Promise<unknown>): Promise<number> {
 async function main() {
   const figures: Figure[] = [];
   const sandboxed = sandboxSupport().available;
+
+  figures.push(...firstCalls());
 
   // the parser loads lazily: what the first bash call of a session pays once
   const loadMs = await timed(() => bashParser());

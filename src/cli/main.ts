@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { setFlagsFromString } from "node:v8";
 import { VERSION } from "./version.js";
 
 // When run() settles, the command is over (serve and --watch wait for their own end). A tool may
@@ -22,6 +23,13 @@ if (args.length === 1 && (args[0] === "--version" || args[0] === "-v")) {
   // nothing else is open: the process ends by itself once the line is out
   process.stdout.write(`${VERSION}\n`);
 } else {
+  // The bash tool's parser is a large wasm module (tree-sitter-bash). With V8's default tiering
+  // its largest function is recompiled by TurboFan on a background thread, and on a loaded
+  // 2-core machine the first bash call waited for that (up to 1.9 s, bench/bash.ts); Liftoff alone
+  // parses a command line in well under a millisecond. The flag holds for the whole process, so
+  // only the CLI, whose process this is, sets it (a library user's process keeps V8's defaults).
+  // Liftoff compiles every MVP instruction on x64 and arm64, which is all tree-sitter-bash uses.
+  setFlagsFromString("--liftoff-only");
   // Ctrl-C or SIGTERM ends a one-shot command through process.exit, so the exit hook stops the MCP
   // servers it started. serve, inspect and --watch listen themselves (registered after this one,
   // so while they listen this handler leaves the signal to them).
