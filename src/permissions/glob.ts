@@ -57,17 +57,52 @@ export function pathGlob(glob: string, nocase: boolean): (p: string) => boolean 
   if (!matcher) {
     const problem = pathGlobProblem(glob);
     if (problem !== undefined) throw new Error(`path glob ${JSON.stringify(glob)} ${problem}`);
-    const machines = expandBraces(normalizeGlob(glob.normalize("NFC"))).map((alt) =>
-      compilePath(alt, nocase),
-    );
+    const machines = expandBraces(normalizeGlob(glob.normalize("NFC"))).map((alt) => ({
+      machine: compilePath(alt, nocase),
+      ...literalEnds(alt, nocase),
+    }));
     matcher = (p: string) => {
       const value = nocase ? p.toLowerCase() : p;
-      return machines.some((m) => run(m, value));
+      // the literal ends first: most paths fail them, and they cost a string compare, not a run
+      return machines.some(
+        (m) =>
+          value.length >= m.prefix.length + m.suffix.length &&
+          value.startsWith(m.prefix) &&
+          value.endsWith(m.suffix) &&
+          run(m.machine, value),
+      );
     };
     if (pathMatchers.size >= PATH_CACHE_MAX) pathMatchers.clear();
     pathMatchers.set(key, matcher);
   }
   return matcher;
+}
+
+/**
+ * The literal text every match of one alternative starts and ends with: the glob's characters up
+ * to the first `*`, `?`, `[` or backslash (and after the last), folded as the automaton folds
+ * them. A "/" next to a `*` is dropped (a trailing "/ and two stars" also matches the head alone,
+ * a leading "two stars and /" the rest alone), so
+ * the ends are a necessary condition only: a path without them cannot match, one with them is
+ * run through the automaton.
+ */
+function literalEnds(alt: string, nocase: boolean): { prefix: string; suffix: string } {
+  const chars = [...alt];
+  const special = (c: string) => c === "*" || c === "?" || c === "[" || c === "\\";
+  let first = chars.findIndex(special);
+  if (first < 0) first = chars.length;
+  // a class ends with "]": the suffix starts after the last "]" too (conservatively, any "]")
+  let last = chars.length - 1;
+  while (last >= 0 && !special(chars[last]!) && chars[last] !== "]") last--;
+  if (first === chars.length) last = -1;
+  let head = chars.slice(0, first);
+  let tail = last < 0 ? [] : chars.slice(last + 1);
+  if (first < chars.length && head.at(-1) === "/") head = head.slice(0, -1);
+  if (last >= 0 && tail[0] === "/") tail = tail.slice(1);
+  // a glob with no wildcard at all: its prefix is the whole text, and the suffix adds nothing
+  if (last < 0) tail = [];
+  const folded = (list: string[]) => list.map((c) => fold(c, nocase)).join("");
+  return { prefix: folded(head), suffix: folded(tail) };
 }
 
 /** `{a,b}` alternatives, nested ones too; a brace with no top-level comma is literal text. */
@@ -269,10 +304,19 @@ function fold(c: string, nocase: boolean): string {
   return nocase ? c.toLowerCase() : c;
 }
 
+let scratch = new Int32Array(64);
+let stamps = 0;
+
 /** Runs the automaton over the value once, keeping the set of states it can be in. */
 function run(m: Machine, value: string): boolean {
   const n = m.states.length;
-  const mark = new Int32Array(n).fill(-1);
+  // one scratch array for every run (run is synchronous and never nested): a stamp is never
+  // reused, so nothing is cleared between runs and nothing is allocated per path
+  if (scratch.length < n || stamps > 2_000_000_000) {
+    scratch = new Int32Array(Math.max(n, scratch.length));
+    stamps = 0;
+  }
+  const mark = scratch;
   let current: number[] = [];
   const close = (list: number[], stamp: number, s: number) => {
     const stack = [s];
@@ -284,10 +328,10 @@ function run(m: Machine, value: string): boolean {
       for (const e of m.states[x]!.eps) stack.push(e);
     }
   };
-  close(current, 0, 0);
-  let stamp = 0;
+  let stamp = ++stamps;
+  close(current, stamp, 0);
   for (const c of value) {
-    stamp++;
+    stamp = ++stamps;
     const next: number[] = [];
     for (const s of current) {
       for (const edge of m.states[s]!.edges) if (edge.test(c)) close(next, stamp, edge.to);

@@ -92,6 +92,7 @@ export function requestPathResolver(
   env: RequestEnv,
 ): (input: string, options?: { real?: boolean }) => RequestPath {
   let roots: { workspace: string; extra: string[] } | undefined;
+  let lexicalWorkspace: string | undefined;
   return (input, options = {}) => {
     try {
       roots ??= {
@@ -107,8 +108,9 @@ export function requestPathResolver(
       }
       const inside = resolved.inside || roots.extra.some((extra) => isInside(resolved.real, extra));
       const out: RequestPath = { input, lexical: resolved.absolute, real: resolved.real, inside };
-      if (resolved.inside) out.relative = toPosix(path.relative(roots.workspace, resolved.real));
-      const lexicalRel = path.relative(path.resolve(env.workspace), resolved.absolute);
+      if (resolved.inside) out.relative = toPosix(relativeTo(roots.workspace, resolved.real));
+      lexicalWorkspace ??= path.resolve(env.workspace);
+      const lexicalRel = relativeTo(lexicalWorkspace, resolved.absolute);
       if (!lexicalRel.startsWith("..") && !path.isAbsolute(lexicalRel))
         out.lexicalRelative = toPosix(lexicalRel);
       return out;
@@ -121,5 +123,20 @@ export function requestPathResolver(
 }
 
 function toPosix(p: string): string {
-  return p.split(path.sep).join("/");
+  return path.sep === "/" ? p : p.split(path.sep).join("/");
+}
+
+/**
+ * path.relative(root, p) for two resolved absolute paths; the common case (p below root) by a
+ * slice, since a search resolves thousands of them (path.relative normalises both again).
+ */
+function relativeTo(root: string, p: string): string {
+  if (
+    p.length > root.length + 1 &&
+    p.startsWith(root) &&
+    p[root.length] === path.sep &&
+    !root.endsWith(path.sep)
+  )
+    return p.slice(root.length + 1);
+  return path.relative(root, p);
 }
