@@ -127,6 +127,8 @@ export const action = async (opts: ServeOptions) => {
     throw new UsageError(`--http needs a port number from 0 to 65535, got "${opts.http}"`);
   }
   const auth = chooseAuth(opts, port !== undefined);
+  // usage errors first: nothing is opened or watched for a command line that cannot run
+  const endpoints = parseEndpoints(opts.endpoint ?? [], port !== undefined);
   const plane = await openToolplane(opts);
   // Skills are watched like `skills --watch` does: a change reaches prompts/list (and tools/list
   // where it moves the tool set) with a list_changed notification, without a restart.
@@ -136,7 +138,6 @@ export const action = async (opts: ServeOptions) => {
     say(`toolplane serve: skill roots are not watched (${(error as Error).message}); restart to see changes`);
   }
   const configFiles = await followConfigFiles(plane);
-  const endpoints = parseEndpoints(opts.endpoint ?? [], port !== undefined);
   const hub = await hubFor(plane, opts.yes === true);
   const extra = new Map<string, SessionHub>();
   for (const [name, scope] of endpoints)
