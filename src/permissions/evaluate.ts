@@ -214,13 +214,29 @@ function pathGuards(p: RequestPath, policy: PermissionPolicy, subject: string): 
       subject,
     });
   }
+  const asks = askFilesMatcher(policy.askFiles);
   const real = path.basename(p.real).normalize("NFC");
-  const lexical = path.basename(p.lexical).normalize("NFC");
-  const names = real === lexical ? [real] : [real, lexical];
-  if (policy.askFiles.some((glob) => names.some((n) => pathGlob(glob, true)(n)))) {
+  const lexical = p.lexical === p.real ? real : path.basename(p.lexical).normalize("NFC");
+  if (asks(real) || (lexical !== real && asks(lexical))) {
     out.push({ effect: "ask", origin: "built-in: sensitive file (permissions.askFiles)", subject });
   }
   return out;
+}
+
+const askFilesMatchers = new WeakMap<readonly string[], (name: string) => boolean>();
+
+/**
+ * The askFiles globs as one matcher, compiled once per list (a search checks thousands of files
+ * against the same list): the same pathGlob matchers, looked up once instead of per file.
+ */
+function askFilesMatcher(globs: readonly string[]): (name: string) => boolean {
+  let matcher = askFilesMatchers.get(globs);
+  if (!matcher) {
+    const each = globs.map((glob) => pathGlob(glob, true));
+    matcher = (name) => each.some((m) => m(name));
+    askFilesMatchers.set(globs, matcher);
+  }
+  return matcher;
 }
 
 function callMatches(sourced: SourcedRule, request: PermissionRequest): boolean {

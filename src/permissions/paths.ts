@@ -59,9 +59,20 @@ function existingForm(absolute: string): string {
 export function isInside(candidate: string, root: string): boolean {
   const a = foldCase(candidate, root);
   const b = foldCase(root, root);
+  // the common case without path.relative (a search checks thousands of paths): both already
+  // normal (no "." or ".." segment, no empty one), and the candidate the root or below it
+  if (a === b || (a.startsWith(b) && a[b.length] === path.sep && !b.endsWith(path.sep))) {
+    // (a first name starting ".." is left to path.relative too, which has always said outside)
+    const below = a.slice(b.length + 1);
+    const normal = !DOT_SEGMENT.test(a) && !DOT_SEGMENT.test(b) && !a.includes(`${path.sep}${path.sep}`);
+    if (normal && !below.startsWith("..")) return true;
+  }
   const rel = path.relative(b, a);
   return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
 }
+
+/** A "." or ".." segment, with either separator: such a path is not normal, path.relative decides it. */
+const DOT_SEGMENT = /(^|[\\/])\.\.?([\\/]|$)/;
 
 /** The path as the kernel walks it: each `..` taken from the real folder before it. */
 function physicalPath(joined: string): string {

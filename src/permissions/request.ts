@@ -101,7 +101,8 @@ export function requestPathResolver(
       };
       let resolved: ResolvedPath;
       if (options.real && input !== "" && !input.includes("\0")) {
-        const absolute = path.resolve(env.cwd, input);
+        // a walk reports normal absolute paths: path.resolve would only copy them
+        const absolute = isNormalAbsolute(input) ? input : path.resolve(env.cwd, input);
         resolved = { absolute, real: absolute, inside: isInside(absolute, roots.workspace) };
       } else {
         resolved = resolvePath(input, env.cwd, env.workspace, roots.workspace);
@@ -120,6 +121,18 @@ export function requestPathResolver(
       return { input: shown, lexical: shown, real: shown, inside: false, problem: error.message };
     }
   };
+}
+
+/** Absolute, with no "." or ".." segment, no empty segment and no trailing separator. */
+function isNormalAbsolute(p: string): boolean {
+  return (
+    path.isAbsolute(p) &&
+    p.length > 1 &&
+    !p.endsWith(path.sep) &&
+    !p.includes(`${path.sep}${path.sep}`) &&
+    !/(^|[\\/])\.\.?([\\/]|$)/.test(p) &&
+    (path.sep === "/" || !p.includes("/"))
+  );
 }
 
 function toPosix(p: string): string {

@@ -6,7 +6,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { afterEach, describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.js";
 import { tempDir, tempProject } from "../helpers/tmp.js";
-import { fake, spawnTimes } from "./peers.js";
+import { fake, spawnTimes, waitFor } from "./peers.js";
 import { startServeHttp } from "./serve-process.js";
 
 const cleanup: Array<() => Promise<unknown>> = [];
@@ -28,6 +28,10 @@ describe("toolplane serve --http --endpoint", () => {
     });
     cleanup.push(() => server.stop());
     const token = server.printedToken as string;
+    // printed right after the token line, which may arrive in an earlier chunk
+    await waitFor("the endpoint lines", () =>
+      server.stderr().includes(`scope "s1>agent:writer" on ${server.url}/writer`),
+    );
     expect(server.stderr()).toContain(`scope "s1>agent:reviewer" on ${server.url}/reviewer`);
     const connect = async (url: string) => {
       const client = new Client({ name: "test", version: "1" });
