@@ -2,8 +2,11 @@ import type { AnyTool, PathAccess, PathVerdict } from "../declare/types.js";
 import {
   type Decision,
   evaluatePermission,
+  type PathOutcome,
   type PermissionPolicy,
   type PermissionRequest,
+  pathDecider,
+  type RequestPath,
 } from "../permissions/evaluate.js";
 import { type RequestEnv, requestPathResolver } from "../permissions/request.js";
 
@@ -45,6 +48,23 @@ export function pathAccess(o: PathAccessOptions): PathAccess {
     if (d.effect !== "ask") return d.effect;
     return o.approved && sameDecider(d, o.approved) ? "allow" : "ask";
   };
+  // the batch check (thousands of files): the call's rules chosen once, no Decision per file
+  let fast: ((p: RequestPath) => PathOutcome) | undefined;
+  const quick = (input: string, real: boolean): PathVerdict => {
+    fast ??= pathDecider(
+      {
+        tool: o.tool.name,
+        namespace: o.namespace,
+        patterns: [],
+        args: o.args,
+        ...(action !== undefined ? { action } : {}),
+      },
+      o.policy,
+    );
+    const out = fast(resolve(input, { real }));
+    if (out.effect !== "ask") return out.effect;
+    return o.approved && sameDecider({ decidedBy: out }, o.approved) ? "allow" : "ask";
+  };
   let roots: string[] | undefined;
   return {
     get roots() {
@@ -53,7 +73,7 @@ export function pathAccess(o: PathAccessOptions): PathAccess {
     },
     boundary: o.policy.workspaceBoundary,
     protected: o.policy.protectedPaths ?? [],
-    check: (paths, options = {}) => paths.map((p) => verdictOf(decide(p, options.real).decision)),
+    check: (paths, options = {}) => paths.map((p) => quick(p, options.real === true)),
     approve: (p) => {
       let answer = answers.get(p);
       if (answer === undefined) {
@@ -73,6 +93,6 @@ export function pathAccess(o: PathAccessOptions): PathAccess {
 }
 
 /** The same rule (or the same built-in check) decided both. */
-function sameDecider(a: Decision, b: Decision): boolean {
+function sameDecider(a: { decidedBy: { origin: string; rule?: unknown } }, b: Decision): boolean {
   return a.decidedBy.origin === b.decidedBy.origin && a.decidedBy.rule === b.decidedBy.rule;
 }

@@ -1,7 +1,10 @@
 import path from "node:path";
-import { nameGlob, pathGlob, textGlob } from "./glob.js";
+import { nameGlob, pathGlob } from "./glob.js";
+import { PATH_MAX_CHARS, paramMatches, textMatches } from "./param-match.js";
 import { protectedReason } from "./protected.js";
 import type { Effect, PermissionRule, SourcedRule } from "./rules.js";
+
+export { atPointer, PATH_MAX_CHARS, REGEX_VALUE_MAX_CHARS, VALUE_MAX_CHARS } from "./param-match.js";
 
 /** A path a call names, already resolved (see request.ts); plain data so evaluation stays pure. */
 export interface RequestPath {
@@ -145,6 +148,57 @@ export function evaluatePermission(request: PermissionRequest, policy: Permissio
   };
 }
 
+/** What decided one path, as evaluatePermission's Decision.decidedBy would say it. */
+export interface PathOutcome {
+  effect: Effect;
+  origin: string;
+  rule?: PermissionRule;
+}
+
+/**
+ * evaluatePermission for the many paths of one call (the files a search would show): the call's
+ * rules are chosen once, and a path costs its matches only, with no verdict objects, subjects or
+ * messages. It covers the requests such a check makes (one path, no patterns, no floor, not known
+ * safe, not a write, the path usable and not a subtree) and hands any other to evaluatePermission;
+ * its answers are evaluatePermission's, tested on generated policies and paths.
+ */
+export function pathDecider(
+  base: Omit<PermissionRequest, "paths">,
+  policy: PermissionPolicy,
+): (p: RequestPath) => PathOutcome {
+  const slow = (p: RequestPath): PathOutcome => {
+    const d = evaluatePermission({ ...base, paths: [p] }, policy);
+    return d.decidedBy.rule
+      ? { effect: d.effect, origin: d.decidedBy.origin, rule: d.decidedBy.rule }
+      : { effect: d.effect, origin: d.decidedBy.origin };
+  };
+  if (base.patterns.length > 0 || base.floor || base.knownSafe !== undefined || base.action === "write")
+    return slow;
+  const request = { ...base, paths: [] } as PermissionRequest;
+  const ruled = policy.rules.filter((r) => callMatches(r, request) && r.rule.pattern === undefined);
+  const fallback = defaultFor(request, policy);
+  const asks = askFilesMatcher(policy.askFiles);
+  return (p) => {
+    if (p.problem !== undefined || p.subtree) return slow(p);
+    // the order evaluatePermission weighs them in: built-in checks, then rules in policy order;
+    // the first of the strictest effect decides
+    let best: PathOutcome | undefined;
+    const weigh = (effect: Effect, origin: string, rule?: PermissionRule) => {
+      if (best === undefined || SEVERITY[effect] > SEVERITY[best.effect])
+        best = rule ? { effect, origin, rule } : { effect, origin };
+    };
+    if (policy.workspaceBoundary && !p.inside)
+      weigh("deny", "built-in: workspace boundary (permissions.workspaceBoundary)");
+    const real = path.basename(p.real).normalize("NFC");
+    const lexical = p.lexical === p.real ? real : path.basename(p.lexical).normalize("NFC");
+    if (asks(real) || (lexical !== real && asks(lexical)))
+      weigh("ask", "built-in: sensitive file (permissions.askFiles)");
+    for (const r of ruled)
+      if (r.rule.path === undefined || pathMatches(r.rule, p, policy)) weigh(r.rule.effect, r.origin, r.rule);
+    return best ?? { effect: fallback.effect, origin: fallback.origin };
+  };
+}
+
 /** The rule that denies every call of this tool, if any: such a tool is left out of the catalog. */
 export function deniedOutright(
   tool: { name: string; namespace: string },
@@ -159,24 +213,6 @@ export function deniedOutright(
       r.rule.param === undefined &&
       toolMatches(r, tool.name, tool.namespace),
   );
-}
-
-/**
- * Longest value a glob is matched against exactly (a pattern or an argument value); a path is
- * bounded by PATH_MAX_CHARS. Matching is linear, but a bound keeps one call's cost bounded too.
- * Past it the rule fails closed: a deny or ask rule is taken to apply, an allow rule is not.
- */
-export const VALUE_MAX_CHARS = 1024 * 1024;
-/** Longer than any path the operating system opens (PATH_MAX is 4096 on Linux). */
-export const PATH_MAX_CHARS = 4096;
-/** A regex (not linear-time) is run on values up to this long; past it the rule fails closed. */
-export const REGEX_VALUE_MAX_CHARS = 64 * 1024;
-
-/** A rule `X *` also matches the bare `X` (what a person means by "git status and its forms"). */
-function textMatches(glob: string, value: string, effect: Effect): boolean {
-  if (value.length > VALUE_MAX_CHARS) return effect !== "allow";
-  if (glob.endsWith(" *") && textGlob(glob.slice(0, -2)).test(value)) return true;
-  return textGlob(glob).test(value);
 }
 
 function strictest(verdicts: Verdict[], fallback: Verdict, subject: string): Verdict {
@@ -303,45 +339,6 @@ export function mayMatchBelow(glob: string, dir: string, nocase: boolean): boole
   const h = fold(head);
   // the glob's fixed part ends inside dir (or dir is the root), or dir lies inside that fixed part
   return base === "" || h.startsWith(base) || (wild >= 0 && base.startsWith(h));
-}
-
-function paramMatches(param: NonNullable<PermissionRule["param"]>, args: unknown, effect: Effect): boolean {
-  const found = atPointer(args, param.pointer);
-  if (!found.ok) return false;
-  const values = Array.isArray(found.value) ? found.value : [found.value];
-  return values.some((value) => {
-    if (param.enum !== undefined) return param.enum.some((e) => JSON.stringify(e) === JSON.stringify(value));
-    if (typeof value === "object" && value !== null) return false;
-    const text = String(value);
-    if (param.glob !== undefined) return textMatches(param.glob, text, effect);
-    if (param.regex === undefined) return false;
-    if (text.length > REGEX_VALUE_MAX_CHARS) return effect !== "allow";
-    return regexOf(param.regex).test(text);
-  });
-}
-
-const regexes = new Map<string, RegExp>();
-
-/** Compiled once per source (rules are evaluated for every call). */
-function regexOf(source: string): RegExp {
-  let re = regexes.get(source);
-  if (!re) {
-    re = new RegExp(source, "u");
-    if (regexes.size >= 1024) regexes.clear();
-    regexes.set(source, re);
-  }
-  return re;
-}
-
-export function atPointer(value: unknown, pointer: string): { ok: true; value: unknown } | { ok: false } {
-  if (pointer === "") return { ok: true, value };
-  let node = value;
-  for (const raw of pointer.slice(1).split("/")) {
-    const key = raw.replace(/~1/g, "/").replace(/~0/g, "~");
-    if (node === null || typeof node !== "object" || !Object.hasOwn(node, key)) return { ok: false };
-    node = (node as Record<string, unknown>)[key];
-  }
-  return { ok: true, value: node };
 }
 
 function describe(request: PermissionRequest, v: Verdict): string {
