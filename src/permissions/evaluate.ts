@@ -175,27 +175,36 @@ export function pathDecider(
   if (base.patterns.length > 0 || base.floor || base.knownSafe !== undefined || base.action === "write")
     return slow;
   const request = { ...base, paths: [] } as PermissionRequest;
-  const ruled = policy.rules.filter((r) => callMatches(r, request) && r.rule.pattern === undefined);
-  const fallback = defaultFor(request, policy);
+  // every outcome made once: deciding a path allocates nothing (a search decides thousands)
+  const ruled = policy.rules
+    .filter((r) => callMatches(r, request) && r.rule.pattern === undefined)
+    .map((r) => ({ rule: r.rule, outcome: { effect: r.rule.effect, origin: r.origin, rule: r.rule } }));
+  const defaulted = defaultFor(request, policy);
+  const fallback: PathOutcome = { effect: defaulted.effect, origin: defaulted.origin };
+  const boundary: PathOutcome = {
+    effect: "deny",
+    origin: "built-in: workspace boundary (permissions.workspaceBoundary)",
+  };
+  const sensitive: PathOutcome = { effect: "ask", origin: "built-in: sensitive file (permissions.askFiles)" };
   const asks = askFilesMatcher(policy.askFiles);
   return (p) => {
     if (p.problem !== undefined || p.subtree) return slow(p);
     // the order evaluatePermission weighs them in: built-in checks, then rules in policy order;
     // the first of the strictest effect decides
     let best: PathOutcome | undefined;
-    const weigh = (effect: Effect, origin: string, rule?: PermissionRule) => {
-      if (best === undefined || SEVERITY[effect] > SEVERITY[best.effect])
-        best = rule ? { effect, origin, rule } : { effect, origin };
-    };
-    if (policy.workspaceBoundary && !p.inside)
-      weigh("deny", "built-in: workspace boundary (permissions.workspaceBoundary)");
+    if (policy.workspaceBoundary && !p.inside) best = boundary;
     const real = path.basename(p.real).normalize("NFC");
     const lexical = p.lexical === p.real ? real : path.basename(p.lexical).normalize("NFC");
-    if (asks(real) || (lexical !== real && asks(lexical)))
-      weigh("ask", "built-in: sensitive file (permissions.askFiles)");
-    for (const r of ruled)
-      if (r.rule.path === undefined || pathMatches(r.rule, p, policy)) weigh(r.rule.effect, r.origin, r.rule);
-    return best ?? { effect: fallback.effect, origin: fallback.origin };
+    if (
+      (best === undefined || best.effect === "allow") &&
+      (asks(real) || (lexical !== real && asks(lexical)))
+    )
+      best = sensitive;
+    for (const r of ruled) {
+      if (best !== undefined && SEVERITY[r.outcome.effect] <= SEVERITY[best.effect]) continue;
+      if (r.rule.path === undefined || pathMatches(r.rule, p, policy)) best = r.outcome;
+    }
+    return best ?? fallback;
   };
 }
 
