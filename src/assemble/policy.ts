@@ -10,6 +10,9 @@ import { protectedPathsOf } from "../permissions/protected.js";
  */
 export const CODING_ACTION_DEFAULTS = { command: "ask", write: "ask" } as const;
 
+/** sessionPolicy, made once per configuration (a host asks for it on every call). */
+export const policyOf = perConfig((config) => sessionPolicy(config));
+
 /**
  * The permission policy of a configuration (pure data; see evaluatePermission), with the
  * session's defaults: `command` and `write` ask when no rule covers them, and destructive MCP
@@ -17,9 +20,6 @@ export const CODING_ACTION_DEFAULTS = { command: "ask", write: "ask" } as const;
  * A rule from a project that is not trusted never replaces a default (it may only tighten: see
  * src/config/untrusted.ts, which also drops its allow rules, so it cannot allow a command).
  */
-/** sessionPolicy, made once per configuration (a host asks for it on every call). */
-export const policyOf = perConfig((config) => sessionPolicy(config));
-
 export function sessionPolicy(config: Config): PermissionPolicy {
   const policy = {
     ...policyFromConfig(config.values, config.projectRoot),

@@ -331,6 +331,8 @@ export class Toolplane {
 
   /** Starts watching the skill roots (once); close() stops it. */
   watchSkills(options: WatchOptions = {}): Promise<SkillWatcher> {
+    // one watcher per plane: a session or scope view's would be its own, and close() would miss it
+    if (this.root !== this) return this.root.watchSkills(options);
     if (!this.watching) {
       const watching = SkillWatcher.start(this.discovery, {
         auditIntervalMs: this.config.get("skills.auditIntervalMs") as number,

@@ -36,3 +36,11 @@ export function notListedLine(count: number): LineMemo {
   const text = skillsNotListed(count);
   return { name: "", description: "", text, digest: hash("sha256", text, "binary") };
 }
+
+/** The same items in the same order (by identity; strings by value). */
+export function sameList<T>(a: readonly T[] | undefined, b: readonly T[] | undefined): boolean {
+  if (a === b) return true;
+  if ((a?.length ?? 0) !== (b?.length ?? 0)) return false;
+  for (let i = 0; i < (a?.length ?? 0); i++) if (a![i] !== b![i]) return false;
+  return true;
+}

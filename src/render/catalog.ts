@@ -177,11 +177,13 @@ export function renderFull(input: RenderInput): { catalog: Catalog; state: State
   // MCP servers' instructions close the system text: capped one by one, outside the budget
   const instructions = renderInstructions(input.instructions, maxChars);
   skillCuts.push(...instructions.cuts);
-  const system = [listed.text, ...instructions.texts].filter((t) => t !== "").join("\n\n");
+  const told = instructions.texts.join("\n\n");
+  const system = [listed.text, told].filter((t) => t !== "").join("\n\n");
+  // the listing's digest (memoised per line), then the instructions' own
   const systemDigest =
-    instructions.texts.length === 0
+    told === ""
       ? listed.digest
-      : hash("sha256", Buffer.from(listed.digest + hash("sha256", system, "binary"), "latin1"), "binary");
+      : hash("sha256", Buffer.from(listed.digest + hash("sha256", told, "binary"), "latin1"), "binary");
   const hasher = new PrefixHasher(Buffer.from(digests.join(""), "latin1"));
   const prefixHash = hasher.hex(systemDigest);
   const cut = cutList(cuts, skillCuts, tail.cuts);

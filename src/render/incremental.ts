@@ -10,6 +10,7 @@ import {
   renderOne,
   type State,
 } from "./catalog.js";
+import { sameList } from "./catalog-parts.js";
 import { sameInstructions } from "./instructions.js";
 import { RenderMemo } from "./memo.js";
 import type { Catalog, NativeDeferral } from "./types.js";
@@ -170,11 +171,4 @@ function sameBudget(a: RenderInput, b: RenderInput): boolean {
     (x.tokens ?? null) === (y.tokens ?? null) &&
     x.descriptionMaxChars === y.descriptionMaxChars
   );
-}
-
-function sameList<T>(a: readonly T[] | undefined, b: readonly T[] | undefined): boolean {
-  if (a === b) return true;
-  if ((a?.length ?? 0) !== (b?.length ?? 0)) return false;
-  for (let i = 0; i < (a?.length ?? 0); i++) if (a![i] !== b![i]) return false;
-  return true;
 }

@@ -4,6 +4,7 @@
 // are fitted to what the tools left of the budget and returned as attachments, with MCP servers'
 // instructions after them.
 import { type BudgetSettings, type RenderInput, renderFull } from "./catalog.js";
+import { sameList } from "./catalog-parts.js";
 import { renderInstructions } from "./instructions.js";
 import { DEFERRED_HEADER } from "./system.js";
 import type { Attachment, Catalog, CatalogBudget, CatalogSkill } from "./types.js";
@@ -23,7 +24,7 @@ export function renderCatalog(input: RenderInput): Catalog {
 
 /**
  * What the tools leave to the listing at least, whatever they need: room for both headers and
- * both "N more ... not listed" lines (about 250 characters, 60 o200k tokens), so a listing the
+ * both "N more ... not listed" lines (245 characters, 53 o200k tokens with five-digit counts), so a listing the
  * tools crowd out still tells the model what exists and how to reach it. A constant of the
  * budget settings, never of the listing, so the tools' bytes cannot depend on the listing.
  */
@@ -138,7 +139,7 @@ function settingsOf(input: RenderInput): BudgetSettings {
 export function listingStill(was: RenderInput, listing: Catalog, now: RenderInput): boolean {
   if (listing.budget.truncated || now.budget?.tokens != null) return false;
   if (!sameSkills(was.skills ?? [], now.skills ?? [])) return false;
-  if (!sameStrings(was.deferred ?? [], now.deferred ?? [])) return false;
+  if (!sameList(was.deferred, now.deferred)) return false;
   if (settingsOf(was).descriptionMaxChars !== settingsOf(now).descriptionMaxChars) return false;
   return listing.budget.chars.used <= settingsOf(now).chars;
 }
@@ -148,13 +149,6 @@ function sameSkills(a: readonly CatalogSkill[], b: readonly CatalogSkill[]): boo
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++)
     if (a[i]!.name !== b[i]!.name || a[i]!.description !== b[i]!.description) return false;
-  return true;
-}
-
-function sameStrings(a: readonly string[], b: readonly string[]): boolean {
-  if (a === b) return true;
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
 }
 

@@ -53,7 +53,7 @@ describe("attachments through Toolplane.catalog", () => {
   it("a skill added on disk while the plane runs changes the attachments; tools, system and prefixHash stay", async () => {
     const p = tempProject({ ".toolplane/skills/alpha/SKILL.md": skill("alpha") });
     const plane = await open(p.repo, p.env);
-    const watcher = await plane.watchSkills();
+    await plane.watchSkills();
     const before = await plane.catalog("anthropic");
     expect(before.system).toBe("");
     expect(before.attachments).toEqual([
@@ -62,7 +62,6 @@ describe("attachments through Toolplane.catalog", () => {
     const changed = new Promise<void>((resolve) => plane.skills.on("invalidated", () => resolve()));
     addSkill(p.repo, "beta");
     await changed;
-    void watcher;
     const after = await plane.catalog("anthropic");
     expect(after.attachments[0]!.text).toContain("- beta: The beta skill.");
     expect(after.tools).toEqual(before.tools);

@@ -77,6 +77,9 @@ describe("one plane, several scope chains", () => {
     expect(view.deferral).not.toBe(plane.deferral);
     expect(plane.scoped(REVIEWER).toolSession).not.toBe(view.toolSession);
     expect(toolNames(await view.newSession().catalog("openai-responses")).length).toBeGreaterThan(0);
+    // a view watches through the plane: one watcher, which the plane's close() stops
+    expect(await view.watchSkills()).toBe(await plane.watchSkills());
+    expect(await plane.newSession().watchSkills()).toBe(await plane.watchSkills());
     // closing a view does nothing; closing the plane ends the shared server
     await view.close();
     expect((await plane.call("mcp__guide__small", {}, { scope: WRITER })).isError).toBe(false);

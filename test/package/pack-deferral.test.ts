@@ -9,8 +9,8 @@ import { installConsumer, type Packed, packRepository, repoPackage } from "../he
 import { tempDir, tempProject } from "../helpers/tmp.js";
 
 const HARNESS = `import { Toolplane } from "toolplane";
-import { aiSdkTools } from "toolplane/ai-sdk";
-import { deferredToolErrors, openaiAgentsTools } from "toolplane/openai-agents";
+import { aiSdkAttachments, aiSdkTools } from "toolplane/ai-sdk";
+import { deferredToolErrors, openaiAgentsAttachments, openaiAgentsTools } from "toolplane/openai-agents";
 import { generateText, stepCountIs } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
 import { Agent, run, setTraceProcessors, setTracingDisabled, Usage } from "@openai/agents";
@@ -32,6 +32,8 @@ const usage = {
 async function viaAiSdk() {
   const plane = await Toolplane.open({ cwd, env: process.env, set });
   const tools = await aiSdkTools(plane);
+  // the deferred names travel in the attachment message, sent after the conversation
+  const attached = await aiSdkAttachments(plane);
   const sent = [];
   const model = new MockLanguageModelV3({
     doGenerate: async (options) => {
@@ -47,15 +49,19 @@ async function viaAiSdk() {
       };
     },
   });
-  const result = await generateText({ model, tools, prompt: "status of T-1001?", stopWhen: stepCountIs(5) });
+  const result = await generateText({
+    model, tools, stopWhen: stepCountIs(5),
+    messages: [{ role: "user", content: "status of T-1001?" }, ...attached],
+  });
   await plane.close();
-  return { sent, text: result.text };
+  return { sent, text: result.text, attached: JSON.stringify(attached) };
 }
 
 async function viaAgents() {
   const plane = await Toolplane.open({ cwd, env: process.env, set });
   const native = (await openaiAgentsTools(plane)).map((t) => ({ type: t.type, name: t.name, deferLoading: t.deferLoading === true }));
   const tools = await openaiAgentsTools(plane, { provider: "openai-chat" });
+  const attached = JSON.stringify(await openaiAgentsAttachments(plane, { provider: "openai-chat" }));
   const sent = [];
   const outputs = [];
   const model = {
@@ -77,7 +83,7 @@ async function viaAgents() {
     toolErrorFormatter: deferredToolErrors(plane),
   });
   await plane.close();
-  return { native, sent, text: result.finalOutput };
+  return { native, sent, text: result.finalOutput, attached };
 }
 
 console.log(JSON.stringify({ ai: await viaAiSdk(), agents: await viaAgents() }));
@@ -145,6 +151,9 @@ describe.each(Object.entries(ENDS))("deferral through the installed adapters (%s
     expect(r.agents.text).toContain("status: in_progress");
     expect(r.agents.native).toContainEqual({ type: "function", name: "ticket_status", deferLoading: true });
     expect(r.agents.native.some((t: { type: string }) => t.type === "hosted_tool")).toBe(true);
+    // the installed adapters give the deferred names as the attachment message
+    expect(r.ai.attached).toContain("ticket_status");
+    expect(r.agents.attached).toContain("ticket_status");
   });
 
   it("deferral off: the tool is sent from the start and there is no tool_search", () => {
@@ -155,5 +164,6 @@ describe.each(Object.entries(ENDS))("deferral through the installed adapters (%s
     expect(r.agents.sent[0]).toContain("ticket_status");
     expect(r.agents.text).toContain("status: in_progress");
     expect(r.agents.native.some((t: { type: string }) => t.type === "hosted_tool")).toBe(false);
+    expect(r.ai.attached).not.toContain("ticket_status");
   });
 });

@@ -17,8 +17,9 @@ interface CallOptions extends CommonOptions {
 export const action = async (tool: string, opts: CallOptions) => {
   if (tool.trim() === "") throw new UsageError("give the tool's name, e.g. toolplane call read");
   const args = opts.args ?? "{}";
+  let parsed: unknown;
   try {
-    JSON.parse(args);
+    parsed = JSON.parse(args);
   } catch (error) {
     // the person's typo, not the model's: say so before anything runs
     throw new UsageError(
@@ -34,7 +35,7 @@ export const action = async (tool: string, opts: CallOptions) => {
       say(`note: ${tool} is deferred (the model loads it with tool_search first); loaded for this call`);
     // --yes, or a y/N question on a terminal; with neither, the host denies every ask
     const ask = cliApprover(opts);
-    if (!opts.json) await sayWhatRuns(plane, tool, args);
+    if (!opts.json) await sayWhatRuns(plane, tool, parsed);
     // the text is handed to the host as is, as a model's arguments are
     const result = await plane.call(tool, args, ask ? { ask } : {});
     await session?.save();
@@ -50,10 +51,10 @@ export const action = async (tool: string, opts: CallOptions) => {
 };
 
 /** The tool's display title and summary of this call, for the person (the model never sees them). */
-async function sayWhatRuns(plane: Toolplane, tool: string, args: string): Promise<void> {
+async function sayWhatRuns(plane: Toolplane, tool: string, args: unknown): Promise<void> {
   const entry = (await plane.toolSnapshot()).get(tool)?.entry;
   if (!entry) return;
-  const { title, summary } = displayCall(entry, JSON.parse(args));
+  const { title, summary } = displayCall(entry, args);
   say(summary ? `${title}: ${summary}` : title);
 }
 
