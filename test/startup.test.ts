@@ -77,8 +77,8 @@ function script(body: string): string[] {
 }
 
 describe("importing toolplane", () => {
-  it("loads no ripgrep, MCP SDK, tokenizer, bash parser, ajv, yaml, chokidar or diff", () => {
-    const r = guarded(HEAVY, script(`process.stdout.write(typeof toolplane.Toolplane.open);`));
+  it("loads no zod, ripgrep, MCP SDK, tokenizer, bash parser, ajv, yaml, chokidar or diff", () => {
+    const r = guarded([...HEAVY, "zod"], script(`process.stdout.write(typeof toolplane.Toolplane.open);`));
     expect(r.stderr).toBe("");
     expect(r.stdout).toBe("function");
   });
@@ -140,12 +140,12 @@ describe("the CLI loads what the command uses", () => {
     }
   });
 
-  it("catalog and call read in a project without skills or MCP servers load none of them", () => {
-    const catalog = guarded(HEAVY, [CLI, "catalog", "--json"], { cwd: p.repo, env: p.bareEnv });
+  it("catalog and call read in a project without skills or MCP servers load none of them, nor zod", () => {
+    const catalog = guarded([...HEAVY, "zod"], [CLI, "catalog", "--json"], { cwd: p.repo, env: p.bareEnv });
     expect(catalog.stderr).toBe("");
     expect(catalog.code).toBe(0);
     expect(JSON.parse(catalog.stdout).tools.map((t: { name: string }) => t.name)).toContain("read");
-    const read = guarded(HEAVY, [CLI, "call", "read", "--args", '{"path": "a.txt"}'], {
+    const read = guarded([...HEAVY, "zod"], [CLI, "call", "read", "--args", '{"path": "a.txt"}'], {
       cwd: p.repo,
       env: p.bareEnv,
     });
@@ -153,6 +153,23 @@ describe("the CLI loads what the command uses", () => {
     expect(read.stderr).toBe("Read: read a.txt\n");
     expect(read.code).toBe(0);
     expect(read.stdout).toContain("hello");
+    // the arguments are checked by the validator compiled at build time: neither zod nor ajv loads
+    const bad = guarded([...HEAVY, "zod"], [CLI, "call", "read", "--args", '{"path": "", "limit": 0}'], {
+      cwd: p.repo,
+      env: p.bareEnv,
+    });
+    expect(bad.stderr).not.toMatch(/blocked by the start-up test/);
+    expect(bad.stdout + bad.stderr).toMatch(/\/path: must NOT have fewer than 1 characters/);
+    expect(bad.stdout + bad.stderr).toMatch(/\/limit: expected >= 1/);
+  });
+
+  it("a configured value is checked with zod, loaded then: --set with zod missing fails on zod", () => {
+    const r = guarded([...HEAVY, "zod"], [CLI, "catalog", "--set", "catalog.budget.chars=9000"], {
+      cwd: p.repo,
+      env: p.bareEnv,
+    });
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toMatch(/zod.*blocked by the start-up test/);
   });
 
   it("a command that needs a package still loads it: catalog with a token budget needs the tokenizer", () => {

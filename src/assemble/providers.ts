@@ -4,7 +4,6 @@
 import type { Config } from "../config/index.js";
 import type { AnyTool } from "../declare/types.js";
 import type { Skill, SkillsView } from "../discover/index.js";
-import { ticketProvider } from "../examples/ticket-status/index.js";
 import { type McpClients, registerMcpServers } from "../mcp/client/index.js";
 import type { McpServerConfig } from "../mcp/config.js";
 import { GLOBAL_LAYER, type Registry, type Restrictions } from "../register/index.js";
@@ -25,7 +24,11 @@ export interface Registrable {
 export async function registerProviders(plane: Registrable, options: ToolplaneOptions): Promise<void> {
   const builtin = options.progress ? { progress: options.progress } : {};
   plane.tools.register(GLOBAL_LAYER, builtinProvider([skillTool(() => plane.skillsView())], builtin));
-  if (plane.config.get("tools.examples") as boolean) plane.tools.register(GLOBAL_LAYER, ticketProvider());
+  // the example is declared with Zod, as a user's tool would be: loaded only when it is wanted
+  if (plane.config.get("tools.examples") as boolean) {
+    const { ticketProvider } = await import("../examples/ticket-status/index.js");
+    plane.tools.register(GLOBAL_LAYER, ticketProvider());
+  }
   const modules = await loadToolModules(
     plane.config.get("tools.modules") as ToolModuleSpec[],
     plane.config.projectRoot,

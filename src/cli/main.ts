@@ -1,5 +1,4 @@
 #!/usr/bin/env node
-import { setFlagsFromString } from "node:v8";
 import { VERSION } from "./version.js";
 
 // When run() settles, the command is over (serve and --watch wait for their own end). A tool may
@@ -29,7 +28,9 @@ if (args.length === 1 && (args[0] === "--version" || args[0] === "-v")) {
   // parses a command line in well under a millisecond. The flag holds for the whole process, so
   // only the CLI, whose process this is, sets it (a library user's process keeps V8's defaults).
   // Liftoff compiles every MVP instruction on x64 and arm64, which is all tree-sitter-bash uses.
-  setFlagsFromString("--liftoff-only");
+  // The parser sets the flag when it loads (tools/bash/parser.ts), so a command that runs no bash
+  // does not load node:v8 for it.
+  (globalThis as Record<symbol, unknown>)[Symbol.for("toolplane.wasmLiftoffOnly")] = true;
   // Ctrl-C or SIGTERM ends a one-shot command through process.exit, so the exit hook stops the MCP
   // servers it started. serve, inspect and --watch listen themselves (registered after this one,
   // so while they listen this handler leaves the signal to them).

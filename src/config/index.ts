@@ -6,6 +6,7 @@ export {
   envName,
   type KeyKind,
   type KeySpec,
+  keySchema,
   keySpec,
   MAX_TIMER_MS,
 } from "./keys.js";

@@ -4,7 +4,15 @@ import { nearest } from "../util/nearest.js";
 import { findProjectRoot, toolplaneHome } from "../util/paths.js";
 import { FileTooLargeError, NotRegularFileError, readRegularFileSync } from "../util/regular-file.js";
 import { ConfigError } from "./errors.js";
-import { CONFIG_KEY_NAMES, CONFIG_KEYS, type ConfigKey, envName, type KeyKind, keySpec } from "./keys.js";
+import {
+  CONFIG_KEY_NAMES,
+  CONFIG_KEYS,
+  type ConfigKey,
+  envName,
+  type KeyKind,
+  keySchema,
+  keySpec,
+} from "./keys.js";
 import { type IgnoredPart, PROJECT_GATES } from "./untrusted.js";
 
 /** Highest first. */
@@ -132,7 +140,7 @@ function validated(layer: ConfigLayer, source: string, pairs: Array<[string, unk
   for (const [key, raw] of pairs) {
     const spec = keySpec(key);
     if (!spec) throw unknownKey(source, key);
-    const parsed = spec.schema.safeParse(raw);
+    const parsed = keySchema(key as ConfigKey).safeParse(raw);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       const where = issue && issue.path.length > 0 ? ` at ${formatIssuePath(issue.path)}` : "";

@@ -1,15 +1,20 @@
 import type { z } from "zod";
 import { DeclarationError } from "./errors.js";
 import { isObjectSchema, sealedJsonSchema } from "./json-schema.js";
+import type { PrebuiltSchema } from "./prebuilt.js";
 import type { JsonSchema, SchemaInput, Tool, ToolDeclaration, ValidationResult } from "./types.js";
 import { compileValidator, type Validator } from "./validate.js";
 
 /** Arguments as execute sees them: Zod's output type, or a plain record for a raw JSON Schema. */
-export type InferArgs<P> = P extends z.ZodType ? z.output<P> : Record<string, unknown>;
+export type InferArgs<P> = P extends z.ZodType
+  ? z.output<P>
+  : P extends PrebuiltSchema<infer T>
+    ? T
+    : Record<string, unknown>;
 
 /** The canonical value's type: Zod's output type; a raw JSON Schema leaves it to execute. */
 // biome-ignore lint/suspicious/noExplicitAny: a raw JSON Schema says nothing TypeScript can use
-export type InferValue<S> = S extends z.ZodType ? z.output<S> : any;
+export type InferValue<S> = S extends z.ZodType ? z.output<S> : S extends PrebuiltSchema<infer T> ? T : any;
 
 let parameterSchemasBuilt = 0;
 

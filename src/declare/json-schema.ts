@@ -1,16 +1,37 @@
-import { z } from "zod";
+import type { z } from "zod";
 import { freezeFresh } from "../util/freeze.js";
+import { isPrebuiltSchema } from "./prebuilt.js";
 import type { JsonSchema, SchemaInput } from "./types.js";
 
 export const DRAFT_07 = "http://json-schema.org/draft-07/schema#";
 
+/**
+ * A Zod 4 schema, known by its shape rather than `instanceof`: toolplane never imports Zod to
+ * read a declaration (loading it costs more than Node's own start), and a schema from another copy
+ * of Zod (a user's own install) is a schema all the same. Every call goes through the schema's own
+ * methods (`safeParse`, `toJSONSchema`), which Zod 4's classic API carries.
+ */
 export function isZodSchema(schema: unknown): schema is z.ZodType {
-  return schema instanceof z.ZodType;
+  if (typeof schema !== "object" || schema === null) return false;
+  const s = schema as { _zod?: { def?: unknown }; safeParse?: unknown; toJSONSchema?: unknown };
+  return (
+    typeof s._zod === "object" &&
+    s._zod !== null &&
+    typeof s._zod.def === "object" &&
+    typeof s.safeParse === "function" &&
+    typeof s.toJSONSchema === "function"
+  );
+}
+
+/** The kind Zod records for a schema ("object", "optional", ...), read without importing Zod. */
+export function zodKind(schema: z.ZodType): string | undefined {
+  return (schema as { _zod: { def: { type?: string } } })._zod.def.type;
 }
 
 /** True when the schema describes an object, checked without building the JSON Schema. */
 export function isObjectSchema(schema: SchemaInput): boolean {
-  if (isZodSchema(schema)) return schema instanceof z.ZodObject;
+  if (isZodSchema(schema)) return zodKind(schema) === "object";
+  if (isPrebuiltSchema(schema)) return schema.json.type === "object";
   if (schema === null || typeof schema !== "object" || Array.isArray(schema)) return false;
   return schema.type === "object";
 }
@@ -22,10 +43,12 @@ export function isObjectSchema(schema: SchemaInput): boolean {
  */
 export function toJsonSchema(schema: SchemaInput, io: "input" | "output"): JsonSchema {
   if (isZodSchema(schema)) {
-    const out = z.toJSONSchema(schema, { target: "draft-7", io, unrepresentable: "any" }) as JsonSchema;
+    const out = schema.toJSONSchema({ target: "draft-7", io, unrepresentable: "any" }) as JsonSchema;
     out.$schema = DRAFT_07;
     return out;
   }
+  // made by the same call at build time, for the side the declaration uses it on
+  if (isPrebuiltSchema(schema)) return structuredClone(schema.json);
   return normaliseRawSchema(schema);
 }
 
@@ -37,6 +60,11 @@ const sealed = new WeakSet<object>();
  * of the caller's): a projection may share it instead of copying it again (see projectTool).
  */
 export function sealedJsonSchema(schema: SchemaInput, io: "input" | "output"): JsonSchema {
+  // frozen when the generated module made it: shared as it is, not copied
+  if (isPrebuiltSchema(schema)) {
+    sealed.add(schema.json);
+    return schema.json;
+  }
   const out = freezeFresh(toJsonSchema(schema, io));
   sealed.add(out);
   return out;

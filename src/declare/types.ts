@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type { PrebuiltSchema } from "./prebuilt.js";
 
 /** A JSON Schema document (draft-07 once normalised). */
 export type JsonSchema = { [key: string]: unknown };
@@ -94,7 +95,7 @@ export interface OutputStream {
   write(chunk: string | Uint8Array): Promise<void>;
 }
 
-export type SchemaInput = z.ZodType | JsonSchema;
+export type SchemaInput = z.ZodType | PrebuiltSchema | JsonSchema;
 
 export interface OutputDeclaration<O> {
   /** Schema of the canonical value execute returns: separate from the input schema. */

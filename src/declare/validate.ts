@@ -2,6 +2,7 @@ import type { Ajv, ErrorObject, ValidateFunction } from "ajv";
 import type { z } from "zod";
 import { newAjv } from "../util/ajv.js";
 import { isZodSchema } from "./json-schema.js";
+import { isPrebuiltSchema, type PrebuiltSchema } from "./prebuilt.js";
 import type { JsonSchema, SchemaInput, ValidationIssue, ValidationResult } from "./types.js";
 
 // One ajv for every raw schema: strict off because real-world schemas (MCP servers, BFCL) carry
@@ -15,6 +16,7 @@ export type Validator<T> = (value: unknown) => ValidationResult<T>;
 /** A validator for a Zod schema (parsed, so defaults apply) or a raw JSON Schema (ajv). */
 export function compileValidator<T>(schema: SchemaInput, jsonSchema: () => JsonSchema): Validator<T> {
   if (isZodSchema(schema)) return zodValidator<T>(schema);
+  if (isPrebuiltSchema(schema)) return prebuiltValidator<T>(schema);
   let compiled: ValidateFunction | undefined;
   return (value) => {
     compiled ??= rawAjv().compile(jsonSchema());
@@ -22,6 +24,14 @@ export function compileValidator<T>(schema: SchemaInput, jsonSchema: () => JsonS
     const copy = value === undefined ? value : structuredClone(value);
     if (compiled(copy)) return { ok: true, value: copy as T };
     return { ok: false, issues: (compiled.errors ?? []).map(ajvIssue) };
+  };
+}
+
+function prebuiltValidator<T>(schema: PrebuiltSchema): Validator<T> {
+  return (value) => {
+    const data = schema.mutates && value !== undefined ? structuredClone(value) : value;
+    if (schema.validate(data)) return { ok: true, value: data as T };
+    return { ok: false, issues: ((schema.validate.errors ?? []) as ErrorObject[]).map(ajvIssue) };
   };
 }
 

@@ -1,48 +1,12 @@
-import { z } from "zod";
 import { defineTool } from "../declare/define-tool.js";
 import type { Tool } from "../declare/types.js";
 import { TOOL_SEARCH_NAME } from "./plan.js";
 import { NO_FIT_THRESHOLD } from "./selection.js";
 import { DEFAULT_SEARCH_LIMIT, type DeferSession } from "./session.js";
+import { toolSearchOutput, toolSearchParameters } from "./tool-search-schema.gen.js";
+import type { ToolSearchArgs, ToolSearchResult } from "./tool-search-schema.js";
 
-const parameters = z.object({
-  query: z.string().min(1).optional().describe("Words describing the job, e.g. 'ticket status lookup'"),
-  pattern: z
-    .string()
-    .min(1)
-    .max(200)
-    .optional()
-    .describe(
-      "Instead of query: a regular expression matched against tool names, descriptions and parameters",
-    ),
-  limit: z
-    .number()
-    .int()
-    .min(1)
-    .max(20)
-    .optional()
-    .describe(`How many tools to return (default ${DEFAULT_SEARCH_LIMIT})`),
-});
-
-const output = z.object({
-  mode: z.enum(["query", "pattern"]),
-  /** Best first, by `relevance` (BM25F, reranked by coverage): the order the model reads. */
-  results: z.array(
-    z.object({
-      name: z.string(),
-      /** The 0-1 fit: whether the tool fits the query at all (NO_FIT_THRESHOLD), not its rank. */
-      score: z.number(),
-      relevance: z.number().optional(),
-      description: z.string(),
-    }),
-  ),
-  /** Tools that became callable by this search. */
-  loaded: z.array(z.string()),
-  /** How many deferred tools were searched (0: nothing is deferred here). */
-  searched: z.number().int().nonnegative().optional(),
-});
-
-export type ToolSearchResult = z.infer<typeof output>;
+export type { ToolSearchResult } from "./tool-search-schema.js";
 
 export const TOOL_SEARCH_DESCRIPTION =
   "Find deferred tools by what they do and load them. Deferred tools are listed by name only and " +
@@ -78,12 +42,12 @@ export function renderToolSearch(value: ToolSearchResult): string {
 export function toolSearchTool(
   session: DeferSession,
   describe: (name: string) => string,
-): Tool<z.output<typeof parameters>, ToolSearchResult> {
+): Tool<ToolSearchArgs, ToolSearchResult> {
   return defineTool({
     name: TOOL_SEARCH_NAME,
     description: TOOL_SEARCH_DESCRIPTION,
-    parameters,
-    output: { schema: output, render: renderToolSearch },
+    parameters: toolSearchParameters,
+    output: { schema: toolSearchOutput, render: renderToolSearch },
     execute: (args): ToolSearchResult => {
       if ((args.query === undefined) === (args.pattern === undefined)) {
         throw new Error("send exactly one of query (words) or pattern (a regular expression)");

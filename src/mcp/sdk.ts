@@ -12,7 +12,10 @@ type ClientSdk = typeof import("@modelcontextprotocol/sdk/client/index.js") &
 type ServerSdk = typeof import("@modelcontextprotocol/sdk/server/index.js") &
   typeof import("@modelcontextprotocol/sdk/server/streamableHttp.js");
 
-export type McpBaseSdk = Types & Shared;
+/** Zod, which the SDK itself imports: the client's loose result schemas are built with the same copy. */
+type Zod = { z: typeof import("zod").z };
+
+export type McpBaseSdk = Types & Shared & Zod;
 
 let base: McpBaseSdk | undefined;
 let client: ClientSdk | undefined;
@@ -26,8 +29,9 @@ export function loadBaseSdk(): Promise<McpBaseSdk> {
   loadingBase ??= Promise.all([
     import("@modelcontextprotocol/sdk/types.js"),
     import("@modelcontextprotocol/sdk/shared/stdio.js"),
-  ]).then(([types, shared]) => {
-    base = { ...types, ...shared };
+    import("zod"),
+  ]).then(([types, shared, zod]) => {
+    base = { ...types, ...shared, z: zod.z };
     return base;
   });
   return loadingBase;

@@ -1,4 +1,5 @@
-import { z } from "zod";
+import type { z as Z } from "zod";
+import { lazySchema, zod } from "../util/zod.js";
 import { GLOB_MAX_CHARS, pathGlobProblem } from "./glob.js";
 
 export const EFFECTS = ["allow", "ask", "deny"] as const;
@@ -9,69 +10,76 @@ const TOOL_NAME_GLOB = /^[A-Za-z0-9_\-*?]+$/;
 const TOOL_NAME_MAX = 64;
 
 /** A rule string: non-empty and bounded, so matching it costs a bounded amount per value. */
-const ruleText = z.string().min(1).max(GLOB_MAX_CHARS, `at most ${GLOB_MAX_CHARS} characters`);
+const ruleText = () => zod().string().min(1).max(GLOB_MAX_CHARS, `at most ${GLOB_MAX_CHARS} characters`);
 
 /**
  * One permission rule. Every condition present must match for the rule to apply; a rule with
  * no condition matches every call. Among the rules that apply, deny beats ask beats allow.
  */
-const paramCondition = z
-  .object({
-    /** JSON pointer into the (validated) arguments, e.g. "/command" or "/files/0/path". */
-    pointer: z.string().regex(/^(\/.*)?$/, 'a JSON pointer: "" or starting with "/"'),
-    glob: ruleText.optional(),
-    regex: ruleText.optional(),
-    enum: z.array(z.unknown()).min(1, "an empty enum can never match: list at least one value").optional(),
-  })
-  .strict()
-  .refine((p) => [p.glob, p.regex, p.enum].filter((x) => x !== undefined).length === 1, {
-    message: "give exactly one of glob, regex or enum",
-  })
-  .refine((p) => p.regex === undefined || compiles(p.regex), { message: "regex does not compile" });
+const paramCondition = () => {
+  const z = zod();
+  return z
+    .object({
+      /** JSON pointer into the (validated) arguments, e.g. "/command" or "/files/0/path". */
+      pointer: z.string().regex(/^(\/.*)?$/, 'a JSON pointer: "" or starting with "/"'),
+      glob: ruleText().optional(),
+      regex: ruleText().optional(),
+      enum: z.array(z.unknown()).min(1, "an empty enum can never match: list at least one value").optional(),
+    })
+    .strict()
+    .refine((p) => [p.glob, p.regex, p.enum].filter((x) => x !== undefined).length === 1, {
+      message: "give exactly one of glob, regex or enum",
+    })
+    .refine((p) => p.regex === undefined || compiles(p.regex), { message: "regex does not compile" });
+};
 
-export const permissionRuleSchema = z
-  .object({
-    effect: z.enum(EFFECTS),
-    /**
-     * Tool-name glob ("write", "fs_*"); with a "/" it matches "namespace/name" ("mcp:github/*").
-     * For an MCP tool the name after "mcp:<server>/" may be the server's own tool name
-     * ("mcp:github/create_issue") or the name the model sees ("mcp__github__create_issue").
-     */
-    tool: ruleText.optional(),
-    /** Namespace glob: "mcp:github", "mcp:*". */
-    namespace: ruleText.optional(),
-    /** The permission action a tool declares ("read", "write", "network", ...). */
-    action: ruleText.optional(),
-    /** Glob over the patterns the action declares for a call (e.g. a command line). */
-    pattern: ruleText.optional(),
-    /** Glob over the call's resolved paths; relative globs are relative to the workspace. */
-    path: ruleText.optional(),
-    /** A rule over one argument value. */
-    param: paramCondition.optional(),
-    /** Shown to the model when this rule denies. */
-    reason: z.string().max(GLOB_MAX_CHARS).optional(),
-  })
-  .strict()
-  .refine((r) => r.pattern === undefined || r.path === undefined, {
-    message: "give pattern or path, not both (write two rules)",
-  })
-  .superRefine((r, ctx) => {
-    if (r.tool !== undefined) {
-      const problem = toolGlobProblem(r.tool, r.namespace);
-      if (problem !== undefined) ctx.addIssue({ code: "custom", path: ["tool"], message: problem });
-    }
-    if (r.path !== undefined) {
-      const problem = pathGlobProblem(r.path);
-      if (problem !== undefined)
-        ctx.addIssue({
-          code: "custom",
-          path: ["path"],
-          message: `path ${JSON.stringify(r.path)} ${problem}`,
-        });
-    }
-  });
+/** Built on first use (see util/zod.ts): only a configured rule needs it. */
+export const permissionRuleSchema = lazySchema(() => {
+  const z = zod();
+  return z
+    .object({
+      effect: z.enum(EFFECTS),
+      /**
+       * Tool-name glob ("write", "fs_*"); with a "/" it matches "namespace/name" ("mcp:github/*").
+       * For an MCP tool the name after "mcp:<server>/" may be the server's own tool name
+       * ("mcp:github/create_issue") or the name the model sees ("mcp__github__create_issue").
+       */
+      tool: ruleText().optional(),
+      /** Namespace glob: "mcp:github", "mcp:*". */
+      namespace: ruleText().optional(),
+      /** The permission action a tool declares ("read", "write", "network", ...). */
+      action: ruleText().optional(),
+      /** Glob over the patterns the action declares for a call (e.g. a command line). */
+      pattern: ruleText().optional(),
+      /** Glob over the call's resolved paths; relative globs are relative to the workspace. */
+      path: ruleText().optional(),
+      /** A rule over one argument value. */
+      param: paramCondition().optional(),
+      /** Shown to the model when this rule denies. */
+      reason: z.string().max(GLOB_MAX_CHARS).optional(),
+    })
+    .strict()
+    .refine((r) => r.pattern === undefined || r.path === undefined, {
+      message: "give pattern or path, not both (write two rules)",
+    })
+    .superRefine((r, ctx) => {
+      if (r.tool !== undefined) {
+        const problem = toolGlobProblem(r.tool, r.namespace);
+        if (problem !== undefined) ctx.addIssue({ code: "custom", path: ["tool"], message: problem });
+      }
+      if (r.path !== undefined) {
+        const problem = pathGlobProblem(r.path);
+        if (problem !== undefined)
+          ctx.addIssue({
+            code: "custom",
+            path: ["path"],
+            message: `path ${JSON.stringify(r.path)} ${problem}`,
+          });
+      }
+    });
+});
 
-export type PermissionRule = z.infer<typeof permissionRuleSchema>;
+export type PermissionRule = Z.infer<ReturnType<typeof permissionRuleSchema>>;
 
 /** A rule plus where it came from, so the decision can name it. */
 export interface SourcedRule {

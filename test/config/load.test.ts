@@ -59,7 +59,7 @@ describe("configuration: validation, provenance and kinds", () => {
     const { CONFIG_KEYS } = await import("../../src/config/index.js");
     for (const [key, spec] of Object.entries(CONFIG_KEYS)) {
       expect(["assembly", "run-time"], key).toContain(spec.kind);
-      expect(spec.schema.safeParse(spec.default).success, key).toBe(true);
+      expect(spec.schema().safeParse(spec.default).success, key).toBe(true);
       expect(spec.doc.length, key).toBeGreaterThan(0);
     }
   });

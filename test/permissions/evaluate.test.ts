@@ -135,7 +135,7 @@ describe("permission evaluation (pure)", () => {
       { effect: "deny", tol: "x" },
     ];
     for (const rule of bad)
-      expect(permissionRuleSchema.safeParse(rule).success, JSON.stringify(rule)).toBe(false);
-    expect(permissionRuleSchema.safeParse({ effect: "deny", tool: "x", reason: "why" }).success).toBe(true);
+      expect(permissionRuleSchema().safeParse(rule).success, JSON.stringify(rule)).toBe(false);
+    expect(permissionRuleSchema().safeParse({ effect: "deny", tool: "x", reason: "why" }).success).toBe(true);
   });
 });

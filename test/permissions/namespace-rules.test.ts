@@ -60,7 +60,7 @@ describe("rules name MCP tools in the documented namespace forms", () => {
 
   it("a tool condition that can never match is refused, naming it and the form that works", () => {
     const bad = (tool: string) =>
-      permissionRuleSchema.safeParse({ effect: "deny", tool }).error?.issues[0]?.message;
+      permissionRuleSchema().safeParse({ effect: "deny", tool }).error?.issues[0]?.message;
     expect(bad("mcp:good.echo")).toMatch(
       /^tool "mcp:good.echo" can never match: a tool name has only letters/,
     );

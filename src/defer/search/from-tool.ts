@@ -1,5 +1,7 @@
-import { z } from "zod";
+import type { z } from "zod";
 import { declaredParametersOf } from "../../declare/define-tool.js";
+import { isZodSchema, zodKind } from "../../declare/json-schema.js";
+import { isPrebuiltSchema } from "../../declare/prebuilt.js";
 import type { AnyTool, JsonSchema, SchemaInput } from "../../declare/types.js";
 import type { SearchEntry } from "./entry.js";
 
@@ -37,8 +39,8 @@ export function entryFromJson(tool: {
 /** "name description" for each top-level parameter (one level of nesting for objects). */
 export function paramsText(schema: SchemaInput): string {
   const parts: string[] = [];
-  if (schema instanceof z.ZodType) zodParams(schema, parts, 0);
-  else jsonParams(schema, parts, 0);
+  if (isZodSchema(schema)) zodParams(schema, parts, 0);
+  else jsonParams(isPrebuiltSchema(schema) ? schema.json : schema, parts, 0);
   return parts.join(" ");
 }
 
@@ -56,8 +58,10 @@ function unwrapZod(schema: z.ZodType): { inner: z.ZodType; description: string |
 }
 
 function zodParams(schema: z.ZodType, parts: string[], depth: number): void {
-  if (!(schema instanceof z.ZodObject) || depth > 1) return;
-  for (const [name, field] of Object.entries(schema.shape as Record<string, z.ZodType>)) {
+  if (zodKind(schema) !== "object" || depth > 1) return;
+  for (const [name, field] of Object.entries(
+    (schema as unknown as { shape: Record<string, z.ZodType> }).shape,
+  )) {
     const { inner, description } = unwrapZod(field);
     parts.push(description ? `${name} ${description}` : name);
     zodParams(inner, parts, depth + 1);

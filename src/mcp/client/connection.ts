@@ -1,10 +1,9 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { z } from "zod";
 import { limitsFrom } from "../../execute/limits.js";
 import { withDeadline } from "../../util/deadline.js";
 import { DEFAULT_START_TIMEOUT_MS, isStdio, MCP_IMPLEMENTATION, type McpServerConfig } from "../config.js";
-import { clientSdk, loadClientSdk } from "../sdk.js";
+import { baseSdk, clientSdk, loadClientSdk } from "../sdk.js";
 import { BoundedStdioClientTransport } from "../stdio/client-transport.js";
 import { Diagnostics } from "./diagnostics.js";
 
@@ -27,21 +26,20 @@ export interface RemoteTool {
 
 // Loose on purpose: the SDK's own list schema rejects the whole page when one tool is malformed;
 // toolplane checks each tool itself so one bad tool does not hide the server's others.
-const LooseListSchema = z.looseObject({
-  tools: z.array(z.unknown()),
-  nextCursor: z.string().optional(),
+// A tools/call result is loose too: the SDK's CallToolResultSchema fails the whole result, valid
+// text included, when one content block is of a type it does not know, and puts the schema's every
+// complaint in the message; content is checked block by block instead (fromMcpContent).
+// Built with the Zod the SDK loaded with it, once it has: a connection exists only after that.
+const buildLoose = (z: typeof import("zod").z) => ({
+  list: z.looseObject({ tools: z.array(z.unknown()), nextCursor: z.string().optional() }),
+  call: z.looseObject({
+    content: z.unknown().optional(),
+    structuredContent: z.unknown().optional(),
+    isError: z.unknown().optional(),
+  }),
 });
-
-/**
- * A tools/call result as it arrives, before any checking. The SDK's CallToolResultSchema fails the
- * whole result, valid text included, when one content block is of a type it does not know, and
- * puts the schema's every complaint in the message; content is checked block by block instead.
- */
-const LooseCallResultSchema = z.looseObject({
-  content: z.unknown().optional(),
-  structuredContent: z.unknown().optional(),
-  isError: z.unknown().optional(),
-});
+let loose: ReturnType<typeof buildLoose> | undefined;
+const looseSchemas = () => (loose ??= buildLoose(baseSdk().z));
 
 /** A tools/call result, unchecked: see fromMcpContent. */
 export interface RawCallResult {
@@ -140,7 +138,7 @@ export class McpConnection {
     let cursor: string | undefined;
     for (let page = 0; page < MAX_PAGES; page++) {
       const params = cursor === undefined ? {} : { cursor };
-      const result = await client.request({ method: "tools/list", params }, LooseListSchema, {
+      const result = await client.request({ method: "tools/list", params }, looseSchemas().list, {
         timeout: timeoutMs,
       });
       tools.push(...result.tools);
@@ -160,7 +158,7 @@ export class McpConnection {
     const client = this.requireClient();
     return client.request(
       { method: "tools/call", params: { name: rawName, arguments: args } },
-      LooseCallResultSchema,
+      looseSchemas().call,
       {
         signal: options.signal,
         timeout: options.timeoutMs,

@@ -31,6 +31,9 @@ let loading: Promise<Parser> | undefined;
  */
 export function bashParser(): Promise<Parser> {
   loading ??= (async () => {
+    // the CLI asks for wasm on Liftoff only (see cli/main.ts); a library user's process is left as it is
+    if ((globalThis as Record<symbol, unknown>)[Symbol.for("toolplane.wasmLiftoffOnly")] === true)
+      (await import("node:v8")).setFlagsFromString("--liftoff-only");
     const { Parser: P, Language: L } = await import("web-tree-sitter");
     await P.init();
     const require = createRequire(import.meta.url);

@@ -1,5 +1,5 @@
-import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
+import { childProcess } from "../../util/child-process.js";
 
 let chosen: readonly string[] | null | undefined;
 
@@ -19,7 +19,10 @@ export function pidNamespacePrefix(): readonly string[] | undefined {
   const forms =
     process.getuid?.() === 0 ? [[binary, ...common]] : [[binary, "--user", "--map-current-user", ...common]];
   for (const form of forms) {
-    const r = spawnSync(form[0]!, [...form.slice(1), "/bin/true"], { timeout: 5_000, stdio: "ignore" });
+    const r = childProcess().spawnSync(form[0]!, [...form.slice(1), "/bin/true"], {
+      timeout: 5_000,
+      stdio: "ignore",
+    });
     if (r.status === 0) {
       chosen = form;
       break;

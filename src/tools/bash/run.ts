@@ -1,6 +1,7 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import type { Readable } from "node:stream";
 import type { OutputStream } from "../../declare/types.js";
+import { childProcess } from "../../util/child-process.js";
 import { bwrapArgs, type SandboxPlan } from "../sandbox/bwrap.js";
 
 export interface ShellRun {
@@ -46,7 +47,7 @@ export async function runShell(run: ShellRun): Promise<ShellExit> {
     : run.pidNamespace
       ? [run.pidNamespace[0]!, [...run.pidNamespace.slice(1), "/bin/bash", "-c", script]]
       : ["/bin/bash", ["-c", script]];
-  const child = spawn(file, argv, {
+  const child = childProcess().spawn(file, argv, {
     cwd: run.cwd,
     env,
     detached: true, // its own process group: one kill reaches every process it started

@@ -1,38 +1,16 @@
 import path from "node:path";
-import { z } from "zod";
 import { defineTool } from "../../declare/index.js";
 import type { OutputStream, RenderedOutput, ToolContext } from "../../declare/types.js";
 import { sandboxSupport } from "../sandbox/bwrap.js";
 import { protectedBinds, removeCreated } from "../sandbox/protect.js";
 import { keepShellCwd, resetShellCwd, shellCwd } from "./cwd.js";
 import { shellEnvironment } from "./environment.js";
-import { bashNeeds, sandboxFor, writesInto } from "./needs.js";
 import { pidNamespacePrefix } from "./reap.js";
 import { runShell } from "./run.js";
+import { bashOutput, bashParameters } from "./schema.gen.js";
+import type { BashArgs, BashValue } from "./schema.js";
 
-export const bashParameters = z.object({
-  command: z.string().min(1).describe("The command line to run with bash"),
-  description: z.string().optional().describe("What the command does, in a few words (shown to the user)"),
-});
-export type BashArgs = z.output<typeof bashParameters>;
-
-export const bashOutput = z.object({
-  /** null when a signal ended it. */
-  exitCode: z.number().int().nullable(),
-  signal: z.string().optional(),
-  /** The shell's directory after the command, relative to the workspace ("." for its root). */
-  cwd: z.string(),
-  /** Set when the command left the workspace: the next command starts back here. */
-  cwdReset: z.boolean().optional(),
-  sandbox: z.enum(["off", "read-only", "workspace-write"]),
-  /** Under workspace-write, when the output shows a write refused: what the sandbox kept read-only (relative paths). */
-  readOnly: z.array(z.string()).optional(),
-  /** Bytes of output the command wrote (stdout and stderr). */
-  outputBytes: z.number().int(),
-  /** Only when no host stream was given (a direct call): the output, cut at 1 MiB. */
-  output: z.string().optional(),
-});
-export type BashValue = z.output<typeof bashOutput>;
+export type { BashArgs, BashValue } from "./schema.js";
 
 export const BASH_DESCRIPTION =
   // Qualitative on purpose: limits and the sandbox setting can change; they never go into a description.
@@ -42,6 +20,12 @@ export const BASH_DESCRIPTION =
   "keeps writes inside the workspace and has no network. Quote paths with spaces. Not for reading, " +
   "searching or changing files: use read, grep, glob, edit and write, which are faster and checked " +
   "more precisely. Background jobs end when the command does.";
+
+/**
+ * The command analysis (the parser, the command tables, the path checks): a third of the bundle's
+ * code, loaded when a bash call is checked or run, not by every command that lists the tool.
+ */
+const analysis = () => import("./needs.js");
 
 export function bashTool() {
   return defineTool({
@@ -53,7 +37,7 @@ export function bashTool() {
     permission: {
       action: "command",
       patterns: (a) => [a.command],
-      needs: (a, ctx) => bashNeeds(a.command, ctx),
+      needs: async (a, ctx) => (await analysis()).bashNeeds(a.command, ctx),
     },
     // a command may do anything the permissions let it, network included
     annotations: {
@@ -72,6 +56,7 @@ const READ_ONLY_ERRORS = /Read-only file system|EROFS|Device or resource busy/;
 
 export async function runBash(args: BashArgs, ctx: ToolContext): Promise<BashValue> {
   const cwd = shellCwd(ctx);
+  const { sandboxFor, writesInto } = await analysis();
   const sandbox = sandboxFor(ctx.config);
   const extraEnv = (ctx.config["tools.shellEnv"] as string[] | undefined) ?? [];
   const env = shellEnvironment(process.env, extraEnv);

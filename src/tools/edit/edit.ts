@@ -1,34 +1,13 @@
 import { isUtf8 } from "node:buffer";
-import { z } from "zod";
 import { defineTool } from "../../declare/index.js";
 import type { RenderedOutput, ToolContext } from "../../declare/types.js";
 import { FileToolError } from "../shared/errors.js";
 import { unifiedDiff } from "./diff.js";
+import { editOutput, editParameters } from "./edit-schema.gen.js";
+import type { EditArgs, EditValue } from "./edit-schema.js";
 import { currentFile, replaceFile, writeTarget } from "./file-write.js";
 
-export const editParameters = z.object({
-  path: z.string().min(1).describe("The file to change, relative to the working directory"),
-  oldString: z
-    .string()
-    .min(1)
-    .describe("The exact text to replace, as the file holds it (whitespace included, no line numbers)"),
-  newString: z.string().describe("The text to put in its place"),
-  replaceAll: z
-    .boolean()
-    .optional()
-    .describe("Replace every occurrence (default: oldString must occur exactly once)"),
-});
-export type EditArgs = z.output<typeof editParameters>;
-
-export const editOutput = z.object({
-  path: z.string(),
-  replacements: z.number().int(),
-  added: z.number().int(),
-  removed: z.number().int(),
-  /** Unified diff of the change; empty when it was too costly to compute. */
-  diff: z.string(),
-});
-export type EditValue = z.output<typeof editOutput>;
+export type { EditArgs, EditValue } from "./edit-schema.js";
 
 export const EDIT_DESCRIPTION =
   // Qualitative on purpose: limits that config can change never go into a description.

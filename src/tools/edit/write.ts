@@ -1,26 +1,11 @@
-import { z } from "zod";
 import { defineTool } from "../../declare/index.js";
 import type { RenderedOutput, ToolContext } from "../../declare/types.js";
 import { unifiedDiff } from "./diff.js";
 import { currentFile, replaceFile, writeTarget } from "./file-write.js";
+import { writeOutput, writeParameters } from "./write-schema.gen.js";
+import type { WriteArgs, WriteValue } from "./write-schema.js";
 
-export const writeParameters = z.object({
-  path: z.string().min(1).describe("The file to write, relative to the working directory"),
-  content: z.string().describe("The whole new content of the file"),
-});
-export type WriteArgs = z.output<typeof writeParameters>;
-
-export const writeOutput = z.object({
-  path: z.string(),
-  created: z.boolean(),
-  bytes: z.number().int(),
-  lines: z.number().int(),
-  added: z.number().int(),
-  removed: z.number().int(),
-  /** Unified diff against the old content; empty for a new file (or when too costly). */
-  diff: z.string(),
-});
-export type WriteValue = z.output<typeof writeOutput>;
+export type { WriteArgs, WriteValue } from "./write-schema.js";
 
 export const WRITE_DESCRIPTION =
   // Qualitative on purpose: limits that config can change never go into a description.

@@ -26,15 +26,15 @@ import {
   SILENT,
 } from "./count.js";
 import { ContentPage, FilesPage, type PageFile } from "./page.js";
-import { type GrepArgs, grepParameters } from "./parameters.js";
+import type { GrepArgs } from "./parameters.js";
 import { absolute, readIntoPage } from "./read-matches.js";
 import { footerReserve, renderGrep } from "./render.js";
-import { type GrepValue, grepOutput } from "./value.js";
+import { grepOutput, grepParameters } from "./schema.gen.js";
+import type { GrepValue } from "./value.js";
 
-export { type GrepArgs, grepParameters } from "./parameters.js";
+export type { GrepArgs } from "./parameters.js";
 export { renderGrep } from "./render.js";
 export type { GrepFile, GrepMatch, GrepValue } from "./value.js";
-export { grepOutput } from "./value.js";
 
 export const GREP_DESCRIPTION =
   // Qualitative on purpose: the page size is run-time config (grep.maxMatches), so it is not here.

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { withheldSchema } from "../search/withheld.js";
+import { withheldSchema } from "../search/withheld-schema.js";
 
 /** One line shown beside a match: a line before or after it, or a further line a match spans. */
 const grepRow = z.object({

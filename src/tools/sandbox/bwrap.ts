@@ -1,6 +1,6 @@
-import { spawnSync } from "node:child_process";
 import { accessSync, constants, lstatSync } from "node:fs";
 import path from "node:path";
+import { childProcess } from "../../util/child-process.js";
 
 export type SandboxMode = "off" | "read-only" | "workspace-write";
 
@@ -54,7 +54,7 @@ function findOnPath(name: string, searchPath: string): string | undefined {
 }
 
 function probe(binary: string): SandboxSupport {
-  const r = spawnSync(binary, [...baseArgs(false), "--", "/bin/sh", "-c", "exit 0"], {
+  const r = childProcess().spawnSync(binary, [...baseArgs(false), "--", "/bin/sh", "-c", "exit 0"], {
     encoding: "utf8",
     timeout: 10_000,
     stdio: ["ignore", "ignore", "pipe"],

@@ -1,6 +1,7 @@
-import { type ChildProcessByStdio, spawn } from "node:child_process";
+import type { ChildProcessByStdio } from "node:child_process";
 import { accessSync, constants, statSync } from "node:fs";
 import type { Readable } from "node:stream";
+import { childProcess } from "../../util/child-process.js";
 import { describeFsError, FileToolError } from "../shared/errors.js";
 
 /** rg produced more output than the caller may parse: the stream was cut, so it is not parsed. */
@@ -100,7 +101,7 @@ export function runRg(
       if (killed) return;
       try {
         // the extra fds widen spawn's stdio type; stdout and stderr are still pipes
-        child = spawn(rgPath, ["--no-config", ...args], { cwd, stdio }) as ChildProcessByStdio<
+        child = childProcess().spawn(rgPath, ["--no-config", ...args], { cwd, stdio }) as ChildProcessByStdio<
           null,
           Readable,
           Readable

@@ -1,13 +1,6 @@
-import { z } from "zod";
+import type { Withheld } from "./withheld-schema.js";
 
-/** Files a search found but does not show, because of the permission rules. */
-export const withheldSchema = z.object({
-  /** Denied by a rule, the workspace boundary, or found to lead elsewhere once opened. */
-  denied: z.number().int(),
-  /** Asked for (permissions.askFiles, an ask rule) and not approved. */
-  unapproved: z.number().int(),
-});
-export type Withheld = z.output<typeof withheldSchema>;
+export type { Withheld } from "./withheld-schema.js";
 
 export const noneWithheld = (): Withheld => ({ denied: 0, unapproved: 0 });
 

@@ -1,11 +1,14 @@
 import path from "node:path";
-import { z } from "zod";
 import { defineTool } from "../../declare/define-tool.js";
 import type { Tool } from "../../declare/types.js";
 import { skillBody } from "../../discover/frontmatter.js";
 import { listBundle, readSkillFile } from "../../discover/read-body.js";
 import type { SkillsView } from "../../discover/view.js";
 import { nearest } from "../../util/nearest.js";
+import { skillOutput, skillParameters } from "./schema.gen.js";
+import type { SkillArgs, SkillToolValue } from "./schema.js";
+
+export type { SkillToolValue } from "./schema.js";
 
 /** Bundled files listed by name; the rest are counted. */
 export const SKILL_FILES_MAX = 50;
@@ -15,47 +18,15 @@ export const SKILL_TOOL_DESCRIPTION =
   "with it. Use it when the task matches a skill from the available skills list; not for reading " +
   "arbitrary files.";
 
-const parameters = z.object({
-  name: z.string().min(1).describe("the skill's name, as listed in the available skills"),
-});
-
-/** The canonical value: the body without frontmatter, and the bundle's files. */
-export interface SkillToolValue {
-  name: string;
-  path: string;
-  /** Bundle directory, or null for a flat skill (it has no bundled files). */
-  dir: string | null;
-  body: string;
-  /** Paths relative to dir, sorted, at most SKILL_FILES_MAX. */
-  files: string[];
-  /** How many more files there are beyond `files`. */
-  moreFiles: number;
-  /** True when the bundle was too large to walk whole: moreFiles is then a lower bound. */
-  moreUncounted?: boolean;
-  /** When the skill file was longer than the body limit: its size in bytes (the body is its head). */
-  cutAtBytes?: number;
-}
-
-const output = z.object({
-  name: z.string(),
-  path: z.string(),
-  dir: z.string().nullable(),
-  body: z.string(),
-  files: z.array(z.string()),
-  moreFiles: z.number().int().nonnegative(),
-  moreUncounted: z.boolean().optional(),
-  cutAtBytes: z.number().int().optional(),
-});
-
 /** Where the tool looks skills up: the current skills view of the caller's scope. */
 export type SkillViewSource = () => Promise<SkillsView>;
 
-export function skillTool(source: SkillViewSource): Tool<z.output<typeof parameters>, SkillToolValue> {
+export function skillTool(source: SkillViewSource): Tool<SkillArgs, SkillToolValue> {
   return defineTool({
     name: "skill",
     description: SKILL_TOOL_DESCRIPTION,
-    parameters,
-    output: { schema: output, render: renderSkillResult },
+    parameters: skillParameters,
+    output: { schema: skillOutput, render: renderSkillResult },
     concurrencySafe: true,
     permission: { action: "read", patterns: ({ name }) => [name] },
     annotations: { title: "Skill", readOnlyHint: true, openWorldHint: false },
