@@ -1,6 +1,6 @@
 // One new process's first bash call, for bench/bash.ts: a host with the bash tool (unsandboxed,
 // commands allowed), a bare spawn of `bash -c true` first (so both pay for a first spawn), then
-// the tool's first call of the same command. Prints {bareMs, firstMs} as one JSON line. The parent
+// the tool's first call of the command given as the first argument (`true` by default). Prints {bareMs, firstMs} as one JSON line. The parent
 // starts it with or without `--liftoff-only`, as the CLI and a library process run.
 import { spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
@@ -36,7 +36,7 @@ await new Promise<void>((resolve, reject) => {
 });
 const bareMs = performance.now() - b0;
 const t0 = performance.now();
-const result = await host.call({ tool: "bash", args: { command: "true" } });
+const result = await host.call({ tool: "bash", args: { command: process.argv[2] ?? "true" } });
 const firstMs = performance.now() - t0;
 if (result.isError) throw new Error(JSON.stringify(result.error));
 process.stdout.write(`${JSON.stringify({ bareMs, firstMs })}\n`);

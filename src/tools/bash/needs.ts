@@ -10,25 +10,50 @@ import type { PathUse, ShellAnalysis } from "./analysis.js";
 import { shellCwd } from "./cwd.js";
 import { shellEnvironment } from "./environment.js";
 import { expandGlob, expandWords, GLOB_MAX_MATCHES } from "./expand.js";
-import { bashParser, parseWith } from "./parser.js";
+import { bashParser, type ParsedShell, parseWith } from "./parser.js";
+import { simpleShell } from "./simple.js";
 import { classifyShell } from "./subset.js";
+
+/** A nested script (`bash -c ...`) of a simple line is not simple: the parser must load. */
+class ParserNeeded extends Error {}
 
 /**
  * Parses and classifies a command line (the parser loads on first use). With `cwd`, a `cd` into a
  * folder that exists now is known to succeed; `exported` are the names the shell's environment has.
+ * A simple line (simple.ts) is classified from the tree tree-sitter-bash would make, built
+ * without loading it; anything else, a nested script included, goes to the parser.
  */
 export async function analyseCommand(
   command: string,
   home = os.homedir(),
   where: { cwd?: string; exported?: ReadonlySet<string> } = {},
 ): Promise<ShellAnalysis> {
-  const parser = await bashParser();
-  return classifyShell(parseWith(parser, command), {
+  const options = (parse: (s: string) => ParsedShell) => ({
     home,
-    parse: (s) => parseWith(parser, s),
+    parse,
     ...(where.cwd !== undefined ? { cwd: where.cwd, isDir: searchableDir, glob: expandGlob } : {}),
     exported: where.exported ?? new Set(Object.keys(process.env)),
   });
+  const simple = simpleShell(command);
+  if (simple !== undefined) {
+    try {
+      return classifyShell(
+        simple,
+        options((s) => {
+          const tree = simpleShell(s);
+          if (tree === undefined) throw new ParserNeeded();
+          return tree;
+        }),
+      );
+    } catch (error) {
+      if (!(error instanceof ParserNeeded)) throw error;
+    }
+  }
+  const parser = await bashParser();
+  return classifyShell(
+    parseWith(parser, command),
+    options((s) => parseWith(parser, s)),
+  );
 }
 
 function searchableDir(absolute: string): boolean {

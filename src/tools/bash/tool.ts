@@ -37,7 +37,12 @@ export function bashTool() {
     permission: {
       action: "command",
       patterns: (a) => [a.command],
-      needs: async (a, ctx) => (await analysis()).bashNeeds(a.command, ctx),
+      needs: async (a, ctx) => {
+        // probed while the call is checked: a constant command (unshare ... /bin/true), harmless
+        // whatever the check decides, whose answer the run would otherwise wait for
+        void pidNamespacePrefix();
+        return (await analysis()).bashNeeds(a.command, ctx);
+      },
     },
     // a command may do anything the permissions let it, network included
     annotations: {
@@ -111,7 +116,7 @@ export async function runBash(args: BashArgs, ctx: ToolContext): Promise<BashVal
       return Promise.resolve();
     },
   };
-  const namespace = plan ? undefined : pidNamespacePrefix();
+  const namespace = plan ? undefined : await pidNamespacePrefix();
   let exit: Awaited<ReturnType<typeof runShell>>;
   try {
     exit = await runShell({
