@@ -1,9 +1,9 @@
 import { spawnSync } from "node:child_process";
-import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { clearIndexCache, peekIndex } from "../src/tools/read/index-cache.js";
 import { readPath } from "../src/tools/read/read-path.js";
 import { emit, type Figure, median, peakRssMiB, progress, round, timeRuns } from "./lib.js";
@@ -130,6 +130,44 @@ function cliReads(dir: string, deep: number): { first: number; second: number; t
   return { first: median(first), second: median(second), top: median(firstPage), node: median(node) };
 }
 
+/**
+ * Peak RSS of `toolplane call read` in new processes against `node -e 0`, 5 rounds alternated,
+ * each read with no index on disk (the deep page scans 90% of the file): each process reports its
+ * own peak (getrusage's maxrss, printed at exit by a preload module both sides load).
+ */
+function cliPeaks(dir: string, deep: number): { deep: number; top: number; node: number } {
+  const cache = path.join(dir, "cache");
+  const env = { PATH: process.env.PATH ?? "", HOME: dir, TOOLPLANE_CACHE_DIR: cache };
+  const preload = path.join(dir, "maxrss.mjs");
+  writeFileSync(
+    preload,
+    'process.on("exit", () => process.stderr.write("\\nmaxrss " + process.resourceUsage().maxRSS + "\\n"));\n',
+  );
+  const peak = (args: string[]): number => {
+    const r = spawnSync(process.execPath, ["--import", pathToFileURL(preload).href, ...args], {
+      encoding: "utf8",
+      env,
+    });
+    const kib = /maxrss (\d+)\s*$/.exec(r.stderr ?? "")?.[1];
+    if (r.status !== 0 || kib === undefined)
+      throw new Error(`read peak: ${args.join(" ")} failed: ${r.stderr}`);
+    return Number(kib) / 1024;
+  };
+  const read = (args: object) => [CLI, "call", "read", "--cwd", dir, "--args", JSON.stringify(args)];
+  const deepPeaks: number[] = [];
+  const topPeaks: number[] = [];
+  const nodePeaks: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    progress(`read: peak RSS of new processes, round ${i + 1}/5`);
+    rmSync(cache, { recursive: true, force: true });
+    deepPeaks.push(peak(read({ path: "big.txt", offset: deep })));
+    rmSync(cache, { recursive: true, force: true });
+    topPeaks.push(peak(read({ path: "big.txt", limit: 1 })));
+    nodePeaks.push(peak(["-e", "0"]));
+  }
+  return { deep: median(deepPeaks), top: median(topPeaks), node: median(nodePeaks) };
+}
+
 /** Writes the test files in a child process, so that their generation is not in the reader's peak RSS. */
 function generate(dir: string): { big: string; small: string; bigSize: number; totalLines: number } {
   const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url), "--generate", dir], {
@@ -200,6 +238,7 @@ async function main() {
     // process, first with no index anywhere (it scans, and keeps the index on disk), then again
     // in another new process (it reads the index from disk), beside an empty Node process
     const cli = cliReads(dir, deep);
+    const peaks = cliPeaks(dir, deep);
 
     // 3. the same page, warm, against a reader that scans from the start every call
     const warm = await timeRuns(() => readPath({ path: "big.txt", offset: deep }, ctx), 50, 2);
@@ -278,6 +317,19 @@ async function main() {
         name: "`toolplane call read`, first page, a new process, median",
         value: round(cli.top, 1),
         unit: "ms",
+      },
+      {
+        name: "`toolplane call read`, page at 90% depth with no index on disk: peak RSS over `node -e 0` (medians of 5 new processes)",
+        value: round(peaks.deep - peaks.node, 1),
+        unit: "MiB",
+        goal: "<= 24",
+        ok: peaks.deep - peaks.node <= 24,
+        note: `${round(peaks.deep, 1)} MiB against ${round(peaks.node, 1)} MiB`,
+      },
+      {
+        name: "`toolplane call read` of one line: peak RSS over `node -e 0` (the floor: loading the CLI and the tools)",
+        value: round(peaks.top - peaks.node, 1),
+        unit: "MiB",
       },
       {
         name: "page at 90% depth in a second process / first page in a new process",
