@@ -33,8 +33,8 @@ const cpuMsAsync = async (fn: () => Promise<unknown>): Promise<number> => {
   return (c.user + c.system) / 1000;
 };
 
-function declare(i: number): AnyTool {
-  const p = makeTool(i);
+function declare(i: number, salt = ""): AnyTool {
+  const p = makeTool(i, salt);
   return defineTool({
     name: p.name,
     description: p.description,
@@ -50,6 +50,7 @@ interface Sample {
   open: number;
   firstCatalog: number;
   secondCatalog: number;
+  oneChanged: number;
   planOff: number;
   planOffAgain: number;
   planOffNoTools: number;
@@ -72,10 +73,11 @@ async function sample(): Promise<Sample> {
       tools = Array.from({ length: TOOLS }, (_, i) => declare(i));
     });
     let plane: Toolplane | undefined;
+    let handle: { changed(): void } | undefined;
     const set = ["defer.mode=off", "catalog.budget.chars=100000000"];
     const open = await cpuMsAsync(async () => {
       plane = await Toolplane.open({ cwd: repo, env, set, bundledSkills: null });
-      plane.tools.register(GLOBAL_LAYER, { name: "bench", enumerate: () => tools });
+      handle = plane.tools.register(GLOBAL_LAYER, { name: "bench", enumerate: () => tools });
     });
     let bytes = 0;
     const firstCatalog = await cpuMsAsync(async () => {
@@ -85,6 +87,16 @@ async function sample(): Promise<Sample> {
     if (projectTool(tools[0]!).name !== "tool_0") throw new Error("the tools came back wrong");
     // an unchanged set re-rendered: what every later turn pays
     const secondCatalog = await cpuMsAsync(() => plane!.catalog("anthropic"));
+    // one tool's description changed (what a server's list_changed with one edit brings): the
+    // provider says so, and the next catalog is timed; median of 9 such turns
+    const changes: number[] = [];
+    for (let r = 0; r < 9; r++) {
+      tools = tools.slice();
+      tools[4321] = declare(4321, ` v${r}`);
+      handle!.changed();
+      changes.push(await cpuMsAsync(() => plane!.catalog("anthropic")));
+    }
+    const oneChanged = median(changes);
     await plane!.close();
     // planning alone, off, on a new session: 10,000 tools against none (the cost of "nothing")
     const [planOff, planOffAgain] = await planCost(repo, env, tools);
@@ -95,6 +107,7 @@ async function sample(): Promise<Sample> {
       open,
       firstCatalog,
       secondCatalog,
+      oneChanged,
       planOff,
       planOffAgain,
       planOffNoTools,
@@ -163,6 +176,14 @@ function main(): void {
       value: round(ratio("secondCatalog"), 2),
       unit: "x",
       note: `${round(m("secondCatalog"), 2)} ms CPU`,
+    },
+    {
+      name: "one tool's description changed among 10,000, the next catalog (registry merge, visibility, plan, render)",
+      value: round(m("oneChanged"), 2),
+      unit: "ms",
+      goal: "<= 2",
+      ok: m("oneChanged") <= 2,
+      note: `CPU ms, median of 9 turns in each sample; ${round(ratio("oneChanged"), 2)}x baseline`,
     },
     {
       name: "deferral planning, defer.mode=off, 10,000 new tools: first plan (snapshot read + plan, no render)",
