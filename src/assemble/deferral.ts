@@ -71,6 +71,15 @@ export class SessionDeferral {
     // measured, so each tool's entry is its name alone; building search text for 10,000 tools
     // would be the whole cost of a plan that decides nothing
     const off = config.mode === "off" || Boolean(searchWithheld);
+    if (off && this.last?.light && this.last.visible !== visible && sameNames(this.last.visible, visible)) {
+      // off, and the same names in the same order (a tool changed in place): the entries, which
+      // are names alone when off, and so the plan, are the last ones; only the tools are new
+      const before = this.last.visible;
+      for (let i = 0; i < visible.length; i++)
+        if (visible[i]!.tool !== before[i]!.tool) this.byName.set(visible[i]!.tool.name, visible[i]!.tool);
+      if (this.lastOff?.visible === before) this.lastOff.visible = visible;
+      this.last = { visible, entries: this.last.entries, light: true };
+    }
     if (this.last?.visible !== visible || this.last.light !== off) {
       this.byName = new Map(visible.map((v) => [v.tool.name, v.tool]));
       const entries = off
@@ -176,6 +185,12 @@ export class SessionDeferral {
 }
 
 const EMPTY: ReadonlySet<string> = new Set();
+
+function sameNames(a: readonly VisibleTool[], b: readonly VisibleTool[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i] && a[i]!.tool.name !== b[i]!.tool.name) return false;
+  return true;
+}
 
 /** Changes grouped by (from, to, reason), in the order each group first appears; names keep their order. */
 export function groupChanges(changes: readonly ResidencyChange[]): ResidencyMove[] {

@@ -40,8 +40,8 @@ import { chainKey, viewOf } from "./views.js";
 import {
   namespaceOf,
   searchWithheld,
+  VisibilityMemo,
   type VisibilityRules,
-  visibleOf,
   withheldReason,
 } from "./visibility.js";
 
@@ -89,6 +89,7 @@ export class Toolplane {
   /** What this session's calls share: the files read (edit and write check them), the shell's directory. */
   readonly toolSession: ToolSession = newToolSession();
   private readonly visibleBySnapshot = new WeakMap<Snapshot<AnyTool>, VisibleTool[]>();
+  private readonly visibilityMemo = new VisibilityMemo();
   /** The plane every view (session or scope) reads through to, and its scope views by chain. */
   private readonly root: Toolplane = this;
   private readonly scopeViews = new Map<string, Toolplane>();
@@ -180,7 +181,7 @@ export class Toolplane {
   private visible(snapshot: Snapshot<AnyTool>): VisibleTool[] {
     let hit = this.visibleBySnapshot.get(snapshot);
     if (!hit) {
-      hit = visibleOf(snapshot, this.visibility());
+      hit = this.visibilityMemo.visible(snapshot, this.visibility());
       this.visibleBySnapshot.set(snapshot, hit);
     }
     return hit;

@@ -61,3 +61,37 @@ export function partitionTools(
 export function visibleOf(snapshot: Snapshot<AnyTool>, v: VisibilityRules): VisibleTool[] {
   return partitionTools(snapshot, v).visible;
 }
+
+/**
+ * visibleOf, remembering each registry record's outcome while the rules and the disabled list are
+ * the same arrays (both are kept per configuration): a snapshot after one provider changed one
+ * entry shares every other record with the last (register/merge.ts), so only that one is decided
+ * again, and an unchanged tool keeps its VisibleTool (what the deferral planner compares).
+ */
+export class VisibilityMemo {
+  private rules: VisibilityRules["rules"] | undefined;
+  private disabled: VisibilityRules["disabled"] | undefined;
+  private memo = new WeakMap<Resolved<AnyTool>, VisibleTool | null>();
+
+  visible(snapshot: Snapshot<AnyTool>, v: VisibilityRules): VisibleTool[] {
+    if (v.rules !== this.rules || v.disabled !== this.disabled) {
+      this.memo = new WeakMap();
+      this.rules = v.rules;
+      this.disabled = v.disabled;
+    }
+    const out: VisibleTool[] = [];
+    for (const e of snapshot.entries) {
+      let hit = this.memo.get(e);
+      if (hit === undefined) {
+        const namespace = namespaceOf(e);
+        hit =
+          withheldReason(e.name, namespace, v) === undefined
+            ? { tool: e.entry, namespace, provider: e.provider }
+            : null;
+        this.memo.set(e, hit);
+      }
+      if (hit !== null) out.push(hit);
+    }
+    return out;
+  }
+}

@@ -144,7 +144,12 @@ export const CONFIG_KEYS = {
     default: [],
     doc: "tool names removed from the catalog",
   },
-  "skills.paths": { kind: "assembly", schema: () => names(), default: [], doc: "custom skill roots (rank 300)" },
+  "skills.paths": {
+    kind: "assembly",
+    schema: () => names(),
+    default: [],
+    doc: "custom skill roots (rank 300)",
+  },
   "skills.disabled": {
     kind: "assembly",
     schema: () => names(),

@@ -21,6 +21,8 @@ export interface ProviderState<E> {
   cached?: { generation: number; entries: readonly E[]; problems: readonly EntryProblem[] };
   /** The last enumeration timed out, or the provider is unavailable: not asked again before `until` for this generation. */
   waiting?: { generation: number; until: number; reason: string };
+  /** The entries the last enumeration passed the registry's check with (see Registry.check). */
+  checked?: readonly E[];
   /** The frozen resolved records of the last entries merged, reused while they are the same array. */
   resolved?: { entries: readonly E[]; list: readonly Resolved<E>[] };
 }
@@ -105,13 +107,26 @@ function resolvedOf<E extends RegistryEntry>(
   state: ProviderState<E>,
   entries: readonly E[],
 ): readonly Resolved<E>[] {
-  if (state.resolved?.entries === entries) return state.resolved.list;
+  const last = state.resolved;
+  if (last?.entries === entries) return last.list;
   const provider = state.provider.name;
   const rank = rankOf(state);
   const namespace = state.provider.namespace ?? provider;
-  const list = entries.map((entry) =>
-    Object.freeze({ name: entry.name, entry, provider, layer: state.layer, rank, namespace }),
-  );
+  // an entry at the place it had in the last list keeps its record (a changed provider usually
+  // changed one entry): what reads a record by identity (visibility) then reads it once
+  const same = (r: Resolved<E> | undefined, entry: E) =>
+    r !== undefined &&
+    r.entry === entry &&
+    r.provider === provider &&
+    r.layer === state.layer &&
+    r.rank === rank &&
+    r.namespace === namespace;
+  const list = entries.map((entry, i) => {
+    const before = last?.list[i];
+    return same(before, entry)
+      ? before!
+      : Object.freeze({ name: entry.name, entry, provider, layer: state.layer, rank, namespace });
+  });
   state.resolved = { entries, list };
   return list;
 }
