@@ -30,11 +30,17 @@ async function probe(): Promise<readonly string[] | undefined> {
 /** True when `/bin/true` under the form exits 0 (within 5 s). */
 function runs(form: readonly string[]): Promise<boolean> {
   return new Promise((resolve) => {
-    const child = childProcess().spawn(form[0]!, [...form.slice(1), "/bin/true"], {
-      timeout: 5_000,
-      stdio: "ignore",
-    });
-    child.on("error", () => resolve(false));
-    child.on("close", (code) => resolve(code === 0));
+    try {
+      const child = childProcess().spawn(form[0]!, [...form.slice(1), "/bin/true"], {
+        timeout: 5_000,
+        stdio: "ignore",
+      });
+      child.on("error", () => resolve(false));
+      child.on("close", (code) => resolve(code === 0));
+    } catch {
+      // spawn can throw at once (out of processes): no form then, never a rejected probe, which
+      // would end the process as an unhandled rejection (the check starts it without awaiting)
+      resolve(false);
+    }
   });
 }
