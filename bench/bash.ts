@@ -66,14 +66,14 @@ function bare(command: string, file?: string): Promise<number> {
   });
 }
 
-/**
- * The first bash call of a new process, over a bare spawn in that process: as the CLI runs it
- * (wasm on Liftoff only, main.ts) and as a library process does (V8's default tiering), in
- * alternating runs.
- */
 /** A line the simple-line path (tools/bash/simple.ts) leaves to the parser: an operator and a redirection. */
 const PARSED_LINE = "true && echo x > /dev/null";
 
+/**
+ * The first bash call of a new process, over a bare spawn in that process: as the CLI runs it
+ * (wasm on Liftoff only, main.ts) and as a library process does (V8's default tiering), in
+ * alternating runs; `true` (a simple line, no parser) and PARSED_LINE (the parser loads).
+ */
 function firstCalls(): Figure[] {
   const script = fileURLToPath(new URL("./first-bash.js", import.meta.url));
   const runs = Number(process.env.BENCH_FIRST_REPS ?? 15);

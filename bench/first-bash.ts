@@ -1,7 +1,8 @@
 // One new process's first bash call, for bench/bash.ts: a host with the bash tool (unsandboxed,
 // commands allowed), a bare spawn of `bash -c true` first (so both pay for a first spawn), then
-// the tool's first call of the command given as the first argument (`true` by default). Prints {bareMs, firstMs} as one JSON line. The parent
-// starts it with or without `--liftoff-only`, as the CLI and a library process run.
+// the tool's first call of the command given as the first argument (`true` by default). Prints
+// {bareMs, firstMs} as one JSON line. The parent starts it with or without `--liftoff-only`, as
+// the CLI and a library process run.
 import { spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
