@@ -41,6 +41,12 @@ export function searchWithheld(v: VisibilityRules): string | undefined {
   return withheldReason(TOOL_SEARCH_NAME, SESSION_NAMESPACE, v);
 }
 
+/** One registry record here: the tool as the model may see it, or why it is withheld. */
+function outcomeOf(e: Resolved<AnyTool>, v: VisibilityRules): VisibleTool | string {
+  const namespace = namespaceOf(e);
+  return withheldReason(e.name, namespace, v) ?? { tool: e.entry, namespace, provider: e.provider };
+}
+
 /** The snapshot's tools split into those the model may see (snapshot order) and those withheld, with why. */
 export function partitionTools(
   snapshot: Snapshot<AnyTool>,
@@ -49,29 +55,24 @@ export function partitionTools(
   const visible: VisibleTool[] = [];
   const withheld: Array<{ name: string; reason: string }> = [];
   for (const e of snapshot.entries) {
-    const namespace = namespaceOf(e);
-    const reason = withheldReason(e.name, namespace, v);
-    if (reason === undefined) visible.push({ tool: e.entry, namespace, provider: e.provider });
-    else withheld.push({ name: e.name, reason });
+    const out = outcomeOf(e, v);
+    if (typeof out === "string") withheld.push({ name: e.name, reason: out });
+    else visible.push(out);
   }
   return { visible, withheld };
 }
 
-/** The snapshot's tools minus withheld ones, in snapshot order. */
-export function visibleOf(snapshot: Snapshot<AnyTool>, v: VisibilityRules): VisibleTool[] {
-  return partitionTools(snapshot, v).visible;
-}
-
 /**
- * visibleOf, remembering each registry record's outcome while the rules and the disabled list are
- * the same arrays (both are kept per configuration): a snapshot after one provider changed one
- * entry shares every other record with the last (register/merge.ts), so only that one is decided
- * again, and an unchanged tool keeps its VisibleTool (what the deferral planner compares).
+ * The snapshot's tools the model may see (partitionTools' visible part), remembering each
+ * registry record's outcome while the rules and the disabled list are the same arrays (both are
+ * kept per configuration): a snapshot after one provider changed one entry shares every other
+ * record with the last (register/merge.ts), so only that one is decided again, and an unchanged
+ * tool keeps its VisibleTool (what the deferral planner compares).
  */
 export class VisibilityMemo {
   private rules: VisibilityRules["rules"] | undefined;
   private disabled: VisibilityRules["disabled"] | undefined;
-  private memo = new WeakMap<Resolved<AnyTool>, VisibleTool | null>();
+  private memo = new WeakMap<Resolved<AnyTool>, VisibleTool | string>();
 
   visible(snapshot: Snapshot<AnyTool>, v: VisibilityRules): VisibleTool[] {
     if (v.rules !== this.rules || v.disabled !== this.disabled) {
@@ -83,14 +84,10 @@ export class VisibilityMemo {
     for (const e of snapshot.entries) {
       let hit = this.memo.get(e);
       if (hit === undefined) {
-        const namespace = namespaceOf(e);
-        hit =
-          withheldReason(e.name, namespace, v) === undefined
-            ? { tool: e.entry, namespace, provider: e.provider }
-            : null;
+        hit = outcomeOf(e, v);
         this.memo.set(e, hit);
       }
-      if (hit !== null) out.push(hit);
+      if (typeof hit !== "string") out.push(hit);
     }
     return out;
   }

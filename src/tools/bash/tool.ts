@@ -38,10 +38,12 @@ export function bashTool() {
       action: "command",
       patterns: (a) => [a.command],
       needs: async (a, ctx) => {
-        // probed while the call is checked: a constant command (unshare ... /bin/true), harmless
-        // whatever the check decides, whose answer the run would otherwise wait for
-        void pidNamespacePrefix();
-        return (await analysis()).bashNeeds(a.command, ctx);
+        const { bashNeeds, sandboxFor } = await analysis();
+        // an unsandboxed run waits for the PID-namespace probe: started while the call is checked,
+        // a constant command (unshare ... /bin/true), harmless whatever the check decides. A
+        // sandboxed run never uses it, so it is not spawned then.
+        if (!sandboxFor(ctx.config).active) void pidNamespacePrefix();
+        return bashNeeds(a.command, ctx);
       },
     },
     // a command may do anything the permissions let it, network included
