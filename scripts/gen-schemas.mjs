@@ -1,4 +1,4 @@
-// Writes the built-in tools' prebuilt schemas (scripts/prebuilt.ts). The generator is TypeScript
+// Writes the built-in tools' prebuilt schemas and the configuration keys' validators (scripts/prebuilt.ts). The generator is TypeScript
 // that imports the Zod declarations, so esbuild bundles it to a temporary module first.
 import { rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -19,11 +19,13 @@ try {
     packages: "external",
     logLevel: "warning",
   });
-  const { PREBUILT_MODULES, generateModule } = await import(pathToFileURL(out).href);
+  const { PREBUILT_MODULES, generateModule, generateKeyChecks, CONFIG_KEYS } = await import(pathToFileURL(out).href);
   for (const module of PREBUILT_MODULES) {
     writeFileSync(path.join(root, module.file), generateModule(module));
     console.log(`wrote ${module.file}`);
   }
+  writeFileSync(path.join(root, "src/config/keys.gen.ts"), generateKeyChecks(CONFIG_KEYS));
+  console.log("wrote src/config/keys.gen.ts");
 } finally {
   rmSync(out, { force: true });
 }

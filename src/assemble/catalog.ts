@@ -36,6 +36,8 @@ export interface CatalogRequest {
   planned: SessionPlan;
   /** A tool of the plan by name (tool_search included). */
   toolNamed: (name: string) => AnyTool;
+  /** The tools of `planned.plan.resident`, in its order. */
+  residentTools: readonly AnyTool[];
   skills: { name: string; description: string }[];
   budget: BudgetSettings;
   /** `defer.native`: use the provider's own tool search where it has one. */
@@ -56,6 +58,10 @@ export class CatalogAssembler {
   private readonly memo = new RenderMemo();
   private readonly renderers = new Map<ProviderName, CatalogRenderer>();
   private readonly projections = new WeakMap<AnyTool, ToolProjection>();
+  private readonly lastProjected = new Map<
+    ProviderName,
+    { tools: readonly AnyTool[]; projections: ToolProjection[] }
+  >();
   private readonly mcpExtras = new WeakMap<AnyTool, ReturnType<typeof mcpToolExtras>>();
 
   /**
@@ -69,8 +75,10 @@ export class CatalogAssembler {
     const { plan, trigger } = req.planned;
     const toolNamed = req.toolNamed;
     const native = plan.deferred.length > 0 && req.nativeWanted && hasNativeToolSearch(req.provider);
-    const resident = native ? plan.resident.filter((n) => n !== TOOL_SEARCH_NAME) : plan.resident;
-    const tools = resident.map((n) => this.projection(toolNamed(n)));
+    const resident = native
+      ? req.residentTools.filter((t) => t.name !== TOOL_SEARCH_NAME)
+      : req.residentTools;
+    const tools = this.projectAll(req.provider, resident);
     let renderer = this.renderers.get(req.provider);
     if (!renderer) {
       renderer = new CatalogRenderer(this.memo);
@@ -98,7 +106,7 @@ export class CatalogAssembler {
     // one direction, from the plan to the rendering
     if (req.provider !== "mcp") return { catalog, form, trigger };
     return {
-      catalog: { ...catalog, tools: this.withMcpExtras(catalog, resident.map(toolNamed)) },
+      catalog: { ...catalog, tools: this.withMcpExtras(catalog, resident) },
       form,
       trigger,
     };
@@ -122,6 +130,24 @@ export class CatalogAssembler {
       }
       return { ...(wire as object), ...extras };
     });
+  }
+
+  /**
+   * The projections of a list of tools, in order. Against the last list this provider rendered,
+   * only the tools that are not the ones at the same place are looked up: a tool changed in
+   * place costs its own projection and a walk of pointers.
+   */
+  private projectAll(provider: ProviderName, tools: readonly AnyTool[]): ToolProjection[] {
+    const last = this.lastProjected.get(provider);
+    let out: ToolProjection[];
+    if (last?.tools === tools) return last.projections;
+    if (last && last.tools.length === tools.length) {
+      out = last.projections.slice();
+      for (let i = 0; i < tools.length; i++)
+        if (tools[i] !== last.tools[i]) out[i] = this.projection(tools[i]!);
+    } else out = tools.map((t) => this.projection(t));
+    this.lastProjected.set(provider, { tools, projections: out });
+    return out;
   }
 
   private projection(tool: AnyTool): ToolProjection {

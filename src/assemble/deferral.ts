@@ -55,6 +55,13 @@ export class SessionDeferral {
     | undefined;
   /** How the last catalog showed deferred tools; "native": the provider's own search loads them. */
   private lastForm: DeferralReport["form"] | undefined;
+  /**
+   * The tools of a plan's resident names, in its order: kept while the plan is the same and
+   * patched when a tool changes in place, so a catalog does not look up every name each turn.
+   */
+  private residentCache:
+    | { resident: readonly string[]; tools: AnyTool[]; at?: Map<string, number> }
+    | undefined;
   /** Deferred tools tool_search has not loaded, for the last plan (built on first ask). */
   private unloadedSet: { plan: DeferPlan; loaded: number; names: Set<string> } | undefined;
 
@@ -76,12 +83,13 @@ export class SessionDeferral {
       // are names alone when off, and so the plan, are the last ones; only the tools are new
       const before = this.last.visible;
       for (let i = 0; i < visible.length; i++)
-        if (visible[i]!.tool !== before[i]!.tool) this.byName.set(visible[i]!.tool.name, visible[i]!.tool);
+        if (visible[i]!.tool !== before[i]!.tool) this.swapTool(visible[i]!.tool);
       if (this.lastOff?.visible === before) this.lastOff.visible = visible;
       this.last = { visible, entries: this.last.entries, light: true };
     }
     if (this.last?.visible !== visible || this.last.light !== off) {
       this.byName = new Map(visible.map((v) => [v.tool.name, v.tool]));
+      this.residentCache = undefined;
       const entries = off
         ? visible.map((v) => ({ name: v.tool.name, description: "", params: "" }))
         : visible.map((v) => this.entryOf(v, config.marks));
@@ -119,6 +127,29 @@ export class SessionDeferral {
     const tool = this.byName.get(name);
     if (!tool) throw new Error(`internal: "${name}" is not in the planned tool set`);
     return tool;
+  }
+
+  /** The tools of `plan.resident`, in order (tool_search included). */
+  residentTools(plan: DeferPlan): readonly AnyTool[] {
+    const hit = this.residentCache;
+    if (hit?.resident === plan.resident) return hit.tools;
+    const tools = plan.resident.map((n) => this.toolNamed(n));
+    this.residentCache = { resident: plan.resident, tools };
+    return tools;
+  }
+
+  /** A tool changed in place (same name): it replaces the old one by name and in the resident list. */
+  private swapTool(tool: AnyTool): void {
+    this.byName.set(tool.name, tool);
+    const cache = this.residentCache;
+    if (!cache) return;
+    cache.at ??= new Map(cache.resident.map((n, i) => [n, i]));
+    const i = cache.at.get(tool.name);
+    if (i === undefined) return;
+    // a new array: a catalog that kept the last one compares against it
+    const tools = cache.tools.slice();
+    tools[i] = tool;
+    this.residentCache = { ...cache, tools };
   }
 
   /** Plans once if nothing has yet, so a first call (tool_search before any catalog) sees the deferred set. */

@@ -361,6 +361,7 @@ export class Toolplane {
       provider,
       planned,
       toolNamed: (n) => this.deferral.toolNamed(n),
+      residentTools: this.deferral.residentTools(planned.plan),
       skills: view.skills
         .filter((s) => s.modelVisible)
         .map((s) => ({ name: s.name, description: s.description })),

@@ -1,7 +1,7 @@
 import type { AnyTool } from "../declare/types.js";
 import { TOOL_SEARCH_NAME } from "../defer/index.js";
 import { deniedOutright, type SourcedRule } from "../permissions/index.js";
-import type { Resolved, Snapshot } from "../register/index.js";
+import { type Resolved, type Snapshot, snapshotPatch } from "../register/index.js";
 
 /** A tool the model may see here, with the namespace and the provider it was registered under. */
 export interface VisibleTool {
@@ -67,26 +67,63 @@ export function partitionTools(
  * registry record's outcome while the rules and the disabled list are the same arrays (both are
  * kept per configuration): a snapshot after one provider changed one entry shares every other
  * record with the last (register/merge.ts), so only that one is decided again, and an unchanged
- * tool keeps its VisibleTool (what the deferral planner compares).
+ * tool keeps its VisibleTool (what the deferral planner compares). A snapshot patched from the
+ * last one is not walked at all: its swapped records are decided and swapped in the last list.
  */
 export class VisibilityMemo {
   private rules: VisibilityRules["rules"] | undefined;
   private disabled: VisibilityRules["disabled"] | undefined;
   private memo = new WeakMap<Resolved<AnyTool>, VisibleTool | string>();
+  /** The last snapshot read and its visible tools, which a snapshot patched from it starts from. */
+  private last: { snapshot: Snapshot<AnyTool>; visible: VisibleTool[] } | undefined;
 
   visible(snapshot: Snapshot<AnyTool>, v: VisibilityRules): VisibleTool[] {
     if (v.rules !== this.rules || v.disabled !== this.disabled) {
       this.memo = new WeakMap();
+      this.last = undefined;
       this.rules = v.rules;
       this.disabled = v.disabled;
     }
+    const out = this.patched(snapshot, v) ?? this.walk(snapshot, v);
+    this.last = { snapshot, visible: out };
+    return out;
+  }
+
+  /**
+   * A snapshot that swapped a few records of the last one (register/merge-patch.ts): the last
+   * visible list with those swapped, while each keeps its side (visible or withheld).
+   */
+  private patched(snapshot: Snapshot<AnyTool>, v: VisibilityRules): VisibleTool[] | undefined {
+    const patch = snapshotPatch(snapshot);
+    const last = this.last;
+    if (!patch || !last || patch.base !== last.snapshot) return undefined;
+    let out: VisibleTool[] | undefined;
+    for (const [old, now] of patch.replaced) {
+      const was = this.outcome(old, v);
+      const is = this.outcome(now, v);
+      if (typeof was === "string" && typeof is === "string") continue;
+      if (typeof was === "string" || typeof is === "string") return undefined; // the list itself changes
+      out ??= last.visible.slice();
+      const at = out.indexOf(was);
+      if (at < 0) return undefined;
+      out[at] = is;
+    }
+    return out ?? last.visible;
+  }
+
+  private outcome(e: Resolved<AnyTool>, v: VisibilityRules): VisibleTool | string {
+    let hit = this.memo.get(e);
+    if (hit === undefined) {
+      hit = outcomeOf(e, v);
+      this.memo.set(e, hit);
+    }
+    return hit;
+  }
+
+  private walk(snapshot: Snapshot<AnyTool>, v: VisibilityRules): VisibleTool[] {
     const out: VisibleTool[] = [];
     for (const e of snapshot.entries) {
-      let hit = this.memo.get(e);
-      if (hit === undefined) {
-        hit = outcomeOf(e, v);
-        this.memo.set(e, hit);
-      }
+      const hit = this.outcome(e, v);
       if (typeof hit !== "string") out.push(hit);
     }
     return out;

@@ -13,6 +13,7 @@ import {
   keySchema,
   keySpec,
 } from "./keys.js";
+import { quickAccepts } from "./quick-check.js";
 import { type IgnoredPart, PROJECT_GATES } from "./untrusted.js";
 
 /** Highest first. */
@@ -140,6 +141,10 @@ function validated(layer: ConfigLayer, source: string, pairs: Array<[string, unk
   for (const [key, raw] of pairs) {
     const spec = keySpec(key);
     if (!spec) throw unknownKey(source, key);
+    if (quickAccepts(key, raw)) {
+      out.pairs.push({ key: key as ConfigKey, value: raw });
+      continue;
+    }
     const parsed = keySchema(key as ConfigKey).safeParse(raw);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];

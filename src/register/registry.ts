@@ -1,6 +1,7 @@
 import { cmp } from "../util/compare.js";
 import { DuplicateProviderError, MalformedEntryError, ProviderUnavailable } from "./errors.js";
 import { type Layer, merge, type ProviderState } from "./merge.js";
+import type { MergeMemo } from "./merge-patch.js";
 import type {
   EntryProblem,
   Invalidation,
@@ -55,6 +56,8 @@ export class Registry<E extends RegistryEntry> {
   private readonly layersByName = new Map<string, Layer<E>>();
   private readonly listeners = new Set<(event: Invalidation) => void>();
   private readonly snapshots = new Map<string, Snapshot<E>>();
+  /** Each chain's last merge, which the next read patches when providers only changed in place. */
+  private readonly merges = new Map<string, MergeMemo<E>>();
   private readonly options: RegistryOptions<E>;
   private seq = 0;
   private gen = 0;
@@ -188,7 +191,18 @@ export class Registry<E extends RegistryEntry> {
         cmp(a.entry ?? "", b.entry ?? "") ||
         cmp(a.outcome, b.outcome),
     );
-    const snapshot = merge(chain, order, this.layersByName, observed, problems, incomplete, startGeneration);
+    const memo = merge(
+      chain,
+      order,
+      this.layersByName,
+      observed,
+      problems,
+      incomplete,
+      startGeneration,
+      this.merges.get(key),
+    );
+    this.merges.set(key, memo);
+    const snapshot = memo.snapshot;
     if (!snapshot.incomplete && this.gen === startGeneration) this.snapshots.set(key, snapshot);
     return snapshot;
   }
@@ -228,7 +242,9 @@ export class Registry<E extends RegistryEntry> {
       let observation: Observation<E>;
       try {
         observation = await this.enumerate(state.provider);
-        this.check(state.provider.name, observation.entries, state.checked);
+        const at = this.check(state.provider.name, observation.entries, state.checked);
+        state.inPlace =
+          at && state.checked ? { from: state.checked, entries: observation.entries, at } : undefined;
         state.checked = observation.entries;
       } catch (error) {
         return this.failed(state, generation, error);
@@ -312,8 +328,10 @@ export class Registry<E extends RegistryEntry> {
     }
   }
 
-  private check(provider: string, entries: readonly E[], previous?: readonly E[]): void {
-    if (previous !== undefined && this.checkChanged(provider, entries, previous)) return;
+  /** Throws for a malformed list; returns the changed places when only entries changed in place. */
+  private check(provider: string, entries: readonly E[], previous?: readonly E[]): number[] | undefined {
+    const at = previous === undefined ? undefined : this.checkChanged(provider, entries, previous);
+    if (at) return at;
     const seen = new Set<string>();
     entries.forEach((entry, index) => {
       const name = (entry as { name?: unknown })?.name;
@@ -325,25 +343,33 @@ export class Registry<E extends RegistryEntry> {
       const reason = this.options.check?.(entry);
       if (reason !== undefined) throw new MalformedEntryError(provider, name, reason);
     });
+    return undefined;
   }
 
   /**
    * A list of the same length whose every entry is the one checked before at its place, or one
    * with the same name there (a tool changed in place): its names are the checked ones, so
-   * still unique, and only the changed entries are checked. False sends the list to the full check.
+   * still unique, and only the changed entries are checked. Returns the changed places (the
+   * merge swaps those records alone), or undefined to send the list to the full check.
    * One provider's edit among 10,000 entries then costs a walk of pointers, not a set of names.
    */
-  private checkChanged(provider: string, entries: readonly E[], previous: readonly E[]): boolean {
-    if (entries.length !== previous.length) return false;
+  private checkChanged(
+    provider: string,
+    entries: readonly E[],
+    previous: readonly E[],
+  ): number[] | undefined {
+    if (entries.length !== previous.length) return undefined;
+    const at: number[] = [];
     for (let i = 0; i < entries.length; i++) {
       const entry = entries[i];
       const before = previous[i]!;
       if (entry === before) continue;
-      if ((entry as { name?: unknown } | undefined)?.name !== before.name) return false;
+      if ((entry as { name?: unknown } | undefined)?.name !== before.name) return undefined;
       const reason = this.options.check?.(entry!);
       if (reason !== undefined) throw new MalformedEntryError(provider, before.name, reason);
+      at.push(i);
     }
-    return true;
+    return at;
   }
 }
 

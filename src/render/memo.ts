@@ -1,4 +1,5 @@
 import { hash } from "node:crypto";
+import { isSealedJsonSchema } from "../declare/json-schema.js";
 import type { ToolProjection } from "../declare/project.js";
 import type { JsonSchema } from "../declare/types.js";
 import { freezeFresh } from "../util/freeze.js";
@@ -32,7 +33,7 @@ export class SchemaMemo {
   constructor(
     readonly convert: ProviderAdapter["convert"],
     /** The parameters converted: the notes are made from them again. */
-    private readonly source: JsonSchema,
+    readonly source: JsonSchema,
     /** Whether there is a schema (a provider may leave it out when there are no parameters). */
     readonly present: boolean,
     /** Whether the converted schema is the parameters unchanged (their JSON is the entry's). */
@@ -40,6 +41,8 @@ export class SchemaMemo {
     readonly strict: boolean | undefined,
     /** JSON of a converted schema, held only until its frozen copy is made. */
     public pendingJson: string | undefined,
+    /** The converted schema of sealed parameters, held only until it is frozen (see frozenSchema). */
+    public converted: unknown,
   ) {}
 
   notes(): readonly SchemaNote[] {
@@ -51,7 +54,13 @@ export class SchemaMemo {
 export interface EntryMemo {
   /** The content: the tool's description and its parameters' JSON when first seen. */
   readonly description: string;
-  readonly paramsJson: string;
+  /**
+   * Made on first need (see paramsJsonOf) when the parameters are sealed: frozen, so their JSON
+   * cannot change, and a first render of 10,000 tools then neither makes nor keeps 10,000 texts.
+   */
+  paramsJson: string | undefined;
+  /** The parameters, kept when sealed (defineTool's frozen copy), which stands for their JSON. */
+  readonly sealed: JsonSchema | undefined;
   /** The next older entry with the same name. */
   next: EntryMemo | undefined;
   /** A deep-frozen copy of the parameters, made when a provider sends them unchanged. */
@@ -116,10 +125,15 @@ export class RenderMemo {
   entry(tool: ToolProjection): EntryMemo {
     let entry = this.byObject.get(tool);
     if (entry) return entry;
-    const paramsJson = JSON.stringify(tool.parameters);
     let head = this.byName.get(tool.name);
+    const sealed = isSealedJsonSchema(tool.parameters) ? tool.parameters : undefined;
+    // only a name seen before needs the JSON now, to compare contents
+    const paramsJson = sealed && head === undefined ? undefined : JSON.stringify(tool.parameters);
     for (let e = head; e !== undefined; e = e.next) {
-      if (e.description === tool.description && e.paramsJson === paramsJson) {
+      if (
+        e.description === tool.description &&
+        ((sealed !== undefined && e.sealed === sealed) || paramsJsonOf(e) === paramsJson)
+      ) {
         entry = e;
         break;
       }
@@ -127,7 +141,7 @@ export class RenderMemo {
     // set again below, so the name becomes the newest
     if (head !== undefined) this.byName.delete(tool.name);
     if (entry === undefined) {
-      entry = { description: tool.description, paramsJson, next: head, schemas: [], wires: [] };
+      entry = { description: tool.description, paramsJson, sealed, next: head, schemas: [], wires: [] };
       head = entry;
       this.entries += 1 - cutChain(head, MAX_SAME_NAME);
     }
@@ -148,7 +162,16 @@ export class RenderMemo {
     const present = converted.schema !== undefined;
     const unchanged = converted.schema === parameters;
     const json = present && !unchanged ? JSON.stringify(converted.schema) : undefined;
-    const memo = new SchemaMemo(adapter.convert, parameters, present, unchanged, converted.strict, json);
+    const sealed = entry.sealed !== undefined && json !== undefined ? converted.schema : undefined;
+    const memo = new SchemaMemo(
+      adapter.convert,
+      parameters,
+      present,
+      unchanged,
+      converted.strict,
+      json,
+      sealed,
+    );
     entry.schemas.push(memo);
     return memo;
   }
@@ -265,8 +288,14 @@ function withSchema(memo: SchemaMemo, schema: unknown): ConvertedSchema {
  */
 function schemaJson(entry: EntryMemo, schema: SchemaMemo): string | undefined {
   if (!schema.present) return undefined;
-  if (schema.unchanged) return entry.paramsJson;
+  if (schema.unchanged) return paramsJsonOf(entry);
   return schema.pendingJson ?? JSON.stringify(schema.frozen);
+}
+
+/** The entry's parameters as JSON (made once, from the sealed parameters, when first asked). */
+function paramsJsonOf(entry: EntryMemo): string {
+  entry.paramsJson ??= JSON.stringify(entry.sealed);
+  return entry.paramsJson;
 }
 
 /** Cuts the chain after its first `keep` entries (all of it for 0); returns how many went. */
@@ -286,12 +315,20 @@ function cutChain(head: EntryMemo, keep: number): number {
 /** The schema's frozen copy: the parameters' own copy when the provider sends them unchanged. */
 function frozenSchema(entry: EntryMemo, schema: SchemaMemo): unknown {
   if (schema.unchanged) {
-    entry.frozenParams ??= freezeFresh(JSON.parse(entry.paramsJson));
+    // a schema defineTool sealed is frozen all the way down and is toolplane's own copy, and
+    // paramsJson is its JSON: shared as it is, as the projection shares it (a parsed copy of
+    // every tool's schema was a fifth of a cold 10,000-tool render and most of what it kept)
+    entry.frozenParams ??= entry.sealed ?? freezeFresh(JSON.parse(paramsJsonOf(entry)));
     return entry.frozenParams;
   }
   if (schema.frozen === undefined) {
-    schema.frozen = freezeFresh(JSON.parse(schema.pendingJson!));
+    // converted from sealed parameters, the schema is the converter's new nodes over frozen
+    // ones of the seal: freezing it freezes only what the converter made, so it is the copy
+    schema.frozen = entry.sealed
+      ? deepFreeze(schema.converted)
+      : freezeFresh(JSON.parse(schema.pendingJson!));
     schema.pendingJson = undefined;
+    schema.converted = undefined;
   }
   return schema.frozen;
 }
