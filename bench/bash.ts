@@ -66,23 +66,31 @@ function bare(command: string, file?: string): Promise<number> {
   });
 }
 
-/** A line the simple-line path (tools/bash/simple.ts) leaves to the parser: an operator and a redirection. */
-const PARSED_LINE = "true && echo x > /dev/null";
+/** A line the simple-line path (tools/bash/simple.ts) takes: operators and redirections of plain words. */
+const COMPOUND_LINE = "true && echo x > /dev/null";
+/** A line it leaves to the parser: a quoted word and a parameter expansion. */
+const PARSED_LINE = 'echo "$HOME" > /dev/null';
 
 /**
  * The first bash call of a new process, over a bare spawn in that process: as the CLI runs it
  * (wasm on Liftoff only, main.ts) and as a library process does (V8's default tiering), in
- * alternating runs; `true` (a simple line, no parser) and PARSED_LINE (the parser loads).
+ * alternating runs; `true` and COMPOUND_LINE (the simple path, no parser) and PARSED_LINE (the
+ * parser loads).
  */
 function firstCalls(): Figure[] {
   const script = fileURLToPath(new URL("./first-bash.js", import.meta.url));
   const runs = Number(process.env.BENCH_FIRST_REPS ?? 15);
-  const kinds = ["cli", "library", "cli-parsed"] as const;
-  const extra: Record<(typeof kinds)[number], number[]> = { cli: [], library: [], "cli-parsed": [] };
+  const kinds = ["cli", "library", "cli-compound", "cli-parsed"] as const;
+  const extra: Record<(typeof kinds)[number], number[]> = {
+    cli: [],
+    library: [],
+    "cli-compound": [],
+    "cli-parsed": [],
+  };
   for (let i = 0; i < runs; i++) {
     for (const kind of kinds) {
       const flags = kind === "library" ? [] : ["--liftoff-only"];
-      const args = kind === "cli-parsed" ? [PARSED_LINE] : [];
+      const args = kind === "cli-parsed" ? [PARSED_LINE] : kind === "cli-compound" ? [COMPOUND_LINE] : [];
       const out = execFileSync(process.execPath, [...flags, script, ...args], { encoding: "utf8" });
       const { bareMs, firstMs } = JSON.parse(out.trim().split("\n").pop()!) as {
         bareMs: number;
@@ -106,6 +114,14 @@ function firstCalls(): Figure[] {
       value: round(median(extra.library), 1),
       unit: "ms",
       note: slowest("library"),
+    },
+    {
+      name: `first bash call of a compound line (\`${COMPOUND_LINE}\`, the simple path: no parser) in a new process over a bare spawn, CLI (median of ${runs})`,
+      value: round(median(extra["cli-compound"]), 1),
+      unit: "ms",
+      goal: "<= 80",
+      ok: median(extra["cli-compound"]) <= 80,
+      note: slowest("cli-compound"),
     },
     {
       name: `first bash call of a line the parser must read (\`${PARSED_LINE}\`) in a new process over a bare spawn, CLI (median of ${runs})`,

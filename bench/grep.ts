@@ -233,7 +233,7 @@ async function globFigures(ctx: Parameters<typeof glob>[1]): Promise<Figure[]> {
 /**
  * What the permission check of every file a search would show costs: grep and glob through the
  * execution host (a path rule and the default askFiles, so each file is evaluated) over the same
- * calls made directly. Alternated, medians of 7.
+ * calls made directly. Alternated, medians of 11 (the first round of each is dropped).
  */
 async function throughHost(ctx: Parameters<typeof grep>[1]): Promise<Figure[]> {
   const spillBase = mkdtempSync(path.join(tmpdir(), "tp-bench-spill-"));
@@ -276,7 +276,7 @@ async function throughHost(ctx: Parameters<typeof grep>[1]): Promise<Figure[]> {
       const direct: number[] = [];
       const rg: number[] = [];
       let files = 0;
-      for (let i = 0; i < 8; i++) {
+      for (let i = 0; i < 12; i++) {
         const b = c.rg ? await timeRuns(c.rg, 1, 0) : [0];
         const d = await timeRuns(c.direct, 1, 0);
         const h = await timeRuns(

@@ -76,14 +76,15 @@ export async function countAll(
   const filter = await globFilter(args.glob, { typed: args.type !== undefined });
   const type = args.type === undefined ? [] : [`--type=${args.type}`];
   try {
-    const found = await countMatches(
+    return await countMatches(
       [...flags, ...type, ...filter.args, ...matchFlags(args), "--", searchArg],
       ctx,
       plan,
       args,
       bar,
+      [],
+      permitted(ctx, withheld),
     );
-    return permitted(found, ctx, withheld);
   } finally {
     await filter.dispose();
   }
@@ -133,20 +134,26 @@ export async function openBatch(
   return out;
 }
 
-/** The counted files the permission rules let a result show (ask-files marked); the rest withheld. */
-export function permitted(counts: Counted[], ctx: SearchContext, withheld: Withheld): Counted[] {
-  if (!ctx.paths) return counts;
-  // rg's walk follows no symlink and starts at a real folder: each path it reports is real
-  const verdicts = ctx.paths.check(
-    counts.map((c) => absolute(c.path, ctx.cwd)),
-    { real: true },
-  );
-  const out: Counted[] = [];
-  counts.forEach((c, i) => {
-    if (verdicts[i] === "deny") withheld.denied++;
-    else out.push(verdicts[i] === "ask" ? { ...c, ask: true } : c);
-  });
-  return out;
+/**
+ * The permission check of each counted file, made as rg reports it: thousands of checks then run
+ * while rg is still searching (on the other core), not after it. A file the rules deny is left
+ * out (and counted as withheld); one they ask about is marked.
+ */
+function permitted(
+  ctx: SearchContext,
+  withheld: Withheld,
+): ((c: Counted) => Counted | undefined) | undefined {
+  const paths = ctx.paths;
+  if (!paths) return undefined;
+  return (c) => {
+    // rg's walk follows no symlink and starts at a real folder: each path it reports is real
+    const [verdict] = paths.check([absolute(c.path, ctx.cwd)], { real: true });
+    if (verdict === "deny") {
+      withheld.denied++;
+      return undefined;
+    }
+    return verdict === "ask" ? { ...c, ask: true } : c;
+  };
 }
 
 async function countMatches(
@@ -156,27 +163,31 @@ async function countMatches(
   args: GrepArgs,
   bar: Progress,
   fds: readonly number[] = [],
+  keep?: (c: Counted) => Counted | undefined,
 ): Promise<Counted[]> {
   const run = runRg(rgArgs, ctx.cwd, plan.rawMax, ctx.signal, fds);
   const out: Counted[] = [];
   const unit = plan.multiline ? "matches" : "matching lines";
   let lines = 0;
+  let files = 0;
   for await (const line of run.lines()) {
     const nul = line.indexOf(0);
     if (nul < 0) continue;
-    out.push({
+    const counted: Counted = {
       // raw bytes: a name that is not UTF-8 must reach the second pass unchanged
       path: rawPath(Buffer.from(line.subarray(0, nul))),
       count: Number(line.subarray(nul + 1).toString("latin1")),
-    });
-    lines += out[out.length - 1]!.count;
+    };
+    files++;
+    lines += counted.count;
+    const kept = keep ? keep(counted) : counted;
+    if (kept) out.push(kept);
     // rg --count names only files that match, so those are what can be counted while it runs
-    if (bar !== SILENT)
-      bar.update(lines, undefined, `${unit} in ${out.length} file${out.length === 1 ? "" : "s"}`);
+    if (bar !== SILENT) bar.update(lines, undefined, `${unit} in ${files} file${files === 1 ? "" : "s"}`);
   }
   const { code, stderr } = await run.done;
   if (ctx.signal?.aborted) throw new FileToolError("the search was aborted");
-  if (code === 2 && out.length === 0) throw rgFailure(stderr, args);
+  if (code === 2 && files === 0) throw rgFailure(stderr, args);
   return out;
 }
 

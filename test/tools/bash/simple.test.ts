@@ -61,21 +61,88 @@ const word = fc.oneof(
     arbitrary: fc.constantFrom("a=b", "~", "#c", "*", "$x", "'q'", '"q"', "a;b", "a|b", ">f", "{", "[["),
   },
 );
+/** Words the simple path takes (and numbers, and names it must leave as words). */
+const cleanWord = fc.oneof(
+  {
+    weight: 4,
+    arbitrary: fc.string({ unit: fc.constantFrom(..."abz_./".split("")), minLength: 1, maxLength: 5 }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom(
+      "ls",
+      "git",
+      "status",
+      "-la",
+      "--",
+      "npm",
+      "test",
+      "tail",
+      "-20",
+      "12",
+      "a:b",
+      "x+y",
+    ),
+  },
+);
 const blank = fc.string({ unit: fc.constantFrom(" ", "\t"), minLength: 1, maxLength: 2 });
-const line = fc
+const maybeBlank = fc.constantFrom("", " ", "\t", "  ");
+/** One command: words, then now and then a redirection or two (plain ones and ones left to the parser). */
+const redirect = fc.tuple(
+  fc.constantFrom(">", ">>", "<", "2>", "1>", "2>>", "2>&1", ">&2", "&>", ">|", "<<", "2>&-", "12>"),
+  maybeBlank,
+  fc.oneof(word, fc.constant("/dev/null"), fc.constant("")),
+);
+const command = fc
   .tuple(
-    fc.array(fc.tuple(word, blank), { minLength: 1, maxLength: 5 }),
-    fc.constantFrom("", " ", "\t", "  "),
+    fc.array(fc.tuple(word, blank), { minLength: 1, maxLength: 4 }),
+    fc.array(fc.tuple(redirect, blank), { maxLength: 2 }),
   )
   .map(
-    ([parts, lead]) =>
-      lead +
-      parts
-        .map(([w, b]) => w + b)
-        .join("")
-        .replace(/[ \t]+$/, "") +
-      lead,
+    ([parts, reds]) =>
+      parts.map(([w, b]) => w + b).join("") +
+      reds
+        .map(
+          ([[op, gap, dest], b]) => (op.includes("&") && !op.startsWith("&") ? op : `${op}${gap}${dest}`) + b,
+        )
+        .join(""),
   );
+/** Lines of the shapes the simple path takes: plain commands, the four operators, plain redirections. */
+const cleanCommand = fc
+  .tuple(
+    fc.array(fc.tuple(cleanWord, blank), { minLength: 1, maxLength: 3 }),
+    fc.array(
+      fc.tuple(fc.constantFrom("> f", ">>log", "< in.txt", "2> e", "2>&1", ">&2", "> /dev/null"), blank),
+      { maxLength: 2 },
+    ),
+  )
+  .map(([parts, reds]) => parts.map(([w, b]) => w + b).join("") + reds.map(([r, b]) => r + b).join(""));
+const cleanLine = fc
+  .tuple(
+    cleanCommand,
+    fc.array(fc.tuple(fc.constantFrom("&&", "||", "|", ";"), maybeBlank, cleanCommand), { maxLength: 3 }),
+    fc.constantFrom("", " ", ";"),
+  )
+  .map(
+    ([head, rest, tail]) =>
+      `${head}${rest.map(([op, gap, c]) => `${op}${gap}${c}`).join("")}`.trimEnd() + tail,
+  );
+/** Commands joined by the operators the simple path takes, and some it leaves to the parser. */
+const wildLine = fc
+  .tuple(
+    command,
+    fc.array(
+      fc.tuple(fc.constantFrom("&&", "||", "|", ";", "&&", "|", "&", "|&", ";;", "\n"), maybeBlank, command),
+      { maxLength: 3 },
+    ),
+    maybeBlank,
+    fc.constantFrom("", "", ";", " ;", "&"),
+  )
+  .map(([head, rest, lead, tail]) => {
+    const body = head + rest.map(([op, gap, c]) => `${op}${gap}${c}`).join("");
+    return `${lead}${body.replace(/[ \t]+$/, "")}${tail}${lead}`;
+  });
+const line = fc.oneof({ weight: 3, arbitrary: cleanLine }, { weight: 2, arbitrary: wildLine });
 
 describe("simple command lines without the parser", () => {
   it("whenever simpleShell gives a tree, it is tree-sitter-bash's, node for node", () => {
@@ -90,7 +157,7 @@ describe("simple command lines without the parser", () => {
       { numRuns: 5000 },
     );
     // the property is about something: most generated lines are simple
-    expect(made).toBeGreaterThan(300);
+    expect(made).toBeGreaterThan(1500);
   });
 
   it("takes the everyday first commands and leaves the rest to the parser", () => {
@@ -100,8 +167,11 @@ describe("simple command lines without the parser", () => {
       "npm test",
       "git status",
       " git  log\t--oneline ",
-      "node dist/x.js --a=b",
-    ].slice(0, 5))
+      "cd app && npm run build",
+      "npm test 2>&1 | tail -20",
+      "ls -la | head -5; git status",
+      "make > build.log 2>&1 || cat build.log",
+    ])
       expect(simpleShell(s), s).toBeDefined();
     for (const s of [
       "",
@@ -110,7 +180,10 @@ describe("simple command lines without the parser", () => {
       "echo $HOME",
       "ls *.ts",
       "cat ~/.x",
-      "a && b",
+      "a & b",
+      "a |& b",
+      "a > f b",
+      "a 2>&-",
       "echo 'x'",
       "if true",
       "echo done",
@@ -126,6 +199,13 @@ describe("simple command lines without the parser", () => {
       "bash -c true",
       "sh -c ls",
       "git push origin main",
+      "cd app && npm run build",
+      "npm test 2>&1 | tail -20",
+      "make > build.log 2>&1 || cat build.log",
+      "ls | wc -l; git status",
+      "rm -rf dist && bash -c true",
+      "cat < in.txt > /tmp/out.txt",
+      "echo a >> /etc/passwd",
     ]) {
       const fast = await analyseCommand(command, "/home/u", { exported: new Set(["PATH"]) });
       const { classifyShell } = await import("../../../src/tools/bash/subset.js");
