@@ -34,7 +34,7 @@ export function snapshotPatch<E>(snapshot: Snapshot<E>): SnapshotPatch<E> | unde
   return patches.get(snapshot) as SnapshotPatch<E> | undefined;
 }
 
-export function sameKeys(a: readonly unknown[], b: readonly unknown[]): boolean {
+function sameKeys(a: readonly unknown[], b: readonly unknown[]): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;

@@ -78,10 +78,12 @@ function tokens(source: string): Token[] | undefined {
       if (source[i + 1] === "&" || source[i + 1] === ";") return undefined;
       out.push({ kind: "op", op: c, start: i, end: i + 1 });
       i++;
-    } else if (c === ">" || c === "<" || (/[0-9]/.test(c) && /[<>]/.test(source[i + 1] ?? ""))) {
+    } else if (c === ">" || c === "<" || (/[0-9]/.test(c) && source[i + 1] === ">")) {
       // a redirection starts a word of its own (`a>f` and `x2>f` read otherwise)
       if (!blankBefore) return undefined;
       const start = i;
+      // a descriptor before `<` (`0<f`) reads otherwise in the grammar: left to it (the digit then
+      // runs into `<` as a word, which the word branch refuses)
       let fd: number | undefined;
       if (c !== ">" && c !== "<") {
         fd = Number(c);

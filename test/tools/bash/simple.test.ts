@@ -89,7 +89,24 @@ const blank = fc.string({ unit: fc.constantFrom(" ", "\t"), minLength: 1, maxLen
 const maybeBlank = fc.constantFrom("", " ", "\t", "  ");
 /** One command: words, then now and then a redirection or two (plain ones and ones left to the parser). */
 const redirect = fc.tuple(
-  fc.constantFrom(">", ">>", "<", "2>", "1>", "2>>", "2>&1", ">&2", "&>", ">|", "<<", "2>&-", "12>"),
+  fc.constantFrom(
+    ">",
+    ">>",
+    "<",
+    "2>",
+    "1>",
+    "2>>",
+    "2>&1",
+    ">&2",
+    "&>",
+    ">|",
+    "<<",
+    "2>&-",
+    "12>",
+    "0<",
+    "3<",
+    ">& 1",
+  ),
   maybeBlank,
   fc.oneof(word, fc.constant("/dev/null"), fc.constant("")),
 );
@@ -112,7 +129,10 @@ const cleanCommand = fc
   .tuple(
     fc.array(fc.tuple(cleanWord, blank), { minLength: 1, maxLength: 3 }),
     fc.array(
-      fc.tuple(fc.constantFrom("> f", ">>log", "< in.txt", "2> e", "2>&1", ">&2", "> /dev/null"), blank),
+      fc.tuple(
+        fc.constantFrom("> f", ">>log", "< in.txt", "2> e", "2>&1", ">&2", "> /dev/null", "0<f", "3>f"),
+        blank,
+      ),
       { maxLength: 2 },
     ),
   )
@@ -123,10 +143,11 @@ const cleanLine = fc
     fc.array(fc.tuple(fc.constantFrom("&&", "||", "|", ";"), maybeBlank, cleanCommand), { maxLength: 3 }),
     fc.constantFrom("", " ", ";"),
   )
-  .map(
-    ([head, rest, tail]) =>
-      `${head}${rest.map(([op, gap, c]) => `${op}${gap}${c}`).join("")}`.trimEnd() + tail,
-  );
+  .map(([head, rest, tail]) => {
+    // with no blank after an operator, none before it either, now and then (`a&&b`)
+    const joined = rest.map(([op, gap, c]) => (gap === "" ? `\u0000${op}${c}` : `${op}${gap}${c}`)).join("");
+    return `${head}${joined}`.replace(/[ \t]*\u0000/g, "").trimEnd() + tail;
+  });
 /** Commands joined by the operators the simple path takes, and some it leaves to the parser. */
 const wildLine = fc
   .tuple(
