@@ -162,7 +162,9 @@ export class RenderMemo {
     const present = converted.schema !== undefined;
     const unchanged = converted.schema === parameters;
     const json = present && !unchanged ? JSON.stringify(converted.schema) : undefined;
-    const sealed = entry.sealed !== undefined && json !== undefined ? converted.schema : undefined;
+    // only a conversion of sealed parameters may be frozen in place: the entry may have been
+    // found by content for another object, whose nodes the converter's output may share
+    const sealed = json !== undefined && isSealedJsonSchema(parameters) ? converted.schema : undefined;
     const memo = new SchemaMemo(
       adapter.convert,
       parameters,
@@ -324,9 +326,10 @@ function frozenSchema(entry: EntryMemo, schema: SchemaMemo): unknown {
   if (schema.frozen === undefined) {
     // converted from sealed parameters, the schema is the converter's new nodes over frozen
     // ones of the seal: freezing it freezes only what the converter made, so it is the copy
-    schema.frozen = entry.sealed
-      ? deepFreeze(schema.converted)
-      : freezeFresh(JSON.parse(schema.pendingJson!));
+    schema.frozen =
+      schema.converted !== undefined
+        ? deepFreeze(schema.converted)
+        : freezeFresh(JSON.parse(schema.pendingJson!));
     schema.pendingJson = undefined;
     schema.converted = undefined;
   }

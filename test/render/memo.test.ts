@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { ToolProjection } from "../../src/declare/project.js";
+import { defineTool } from "../../src/declare/define-tool.js";
+import { projectTool, type ToolProjection } from "../../src/declare/project.js";
 import { conversionsForTool } from "../../src/render/conversions.js";
 import {
   adapterFor,
@@ -35,6 +36,36 @@ describe("RenderMemo", () => {
       parameters: { required: ["q"], type: "object", properties: a.parameters.properties },
     };
     expect(memo.entry(reordered)).not.toBe(entry);
+  });
+
+  it("a sealed schema is shared by the wire form; a caller's own schema of the same content is never frozen", () => {
+    const memo = new RenderMemo();
+    const sealed = defineTool({
+      name: "t",
+      description: "reads",
+      parameters: { type: "object", properties: { q: { type: "string", description: "the query" } } },
+      output: { schema: { type: "string" }, render: (v: string) => v },
+      execute: () => "",
+    });
+    const first = projectTool(sealed);
+    const anthropic = renderCatalog({ provider: "anthropic", tools: [first], budgetChars: 1e6 });
+    const wire = anthropic.tools[0] as { input_schema: { properties: unknown } };
+    // the converted schema (without $schema) is frozen in place: its properties are the seal's
+    expect(wire.input_schema.properties).toBe(first.parameters.properties);
+    renderCatalog({ provider: "openai-chat", tools: [first], memo, budgetChars: 1e6 });
+    expect(JSON.stringify(wire)).toBe(
+      JSON.stringify(renderCatalog({ provider: "anthropic", tools: [first], budgetChars: 1e6 }).tools[0]),
+    );
+    // the same content as a caller's plain object: found by content, and converted for the
+    // providers the memo has not converted it for yet from the caller's object (Anthropic's
+    // conversion shares its nodes), which must stay the caller's (not frozen)
+    const mine: ToolProjection = { ...first, parameters: JSON.parse(JSON.stringify(first.parameters)) };
+    expect(memo.entry(mine)).toBe(memo.entry(first));
+    for (const provider of supportedProviders())
+      renderCatalog({ provider, tools: [mine], memo, budgetChars: 1e6 });
+    expect(Object.isFrozen(mine.parameters)).toBe(false);
+    expect(Object.isFrozen(mine.parameters.properties)).toBe(false);
+    expect(Object.isFrozen((mine.parameters.properties as Record<string, object>).q)).toBe(false);
   });
 
   it("a small memo that keeps evicting gives the bytes a fresh one gives", () => {
