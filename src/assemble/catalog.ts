@@ -34,10 +34,10 @@ export interface CatalogRequest {
   provider: ProviderName;
   /** This session's residency plan for the visible tools. */
   planned: SessionPlan;
-  /** A tool of the plan by name (tool_search included). */
-  toolNamed: (name: string) => AnyTool;
   /** The tools of `planned.plan.resident`, in its order. */
   residentTools: readonly AnyTool[];
+  /** The tools of `planned.plan.deferred`, in its order (read for the provider's native search only). */
+  deferredTools: () => readonly AnyTool[];
   skills: { name: string; description: string }[];
   budget: BudgetSettings;
   /** `defer.native`: use the provider's own tool search where it has one. */
@@ -58,11 +58,9 @@ export class CatalogAssembler {
   private readonly memo = new RenderMemo();
   private readonly renderers = new Map<ProviderName, CatalogRenderer>();
   private readonly projections = new WeakMap<AnyTool, ToolProjection>();
-  private readonly lastProjected = new Map<
-    ProviderName,
-    { tools: readonly AnyTool[]; projections: ToolProjection[] }
-  >();
+  private readonly lastProjected = new Map<ProviderName, Projected>();
   private readonly mcpExtras = new WeakMap<AnyTool, ReturnType<typeof mcpToolExtras>>();
+  private lastDeferred: Projected | undefined;
 
   /**
    * Deferred tools go to the system text by name only, with tool_search resident (or, where the
@@ -73,7 +71,6 @@ export class CatalogAssembler {
    */
   render(req: CatalogRequest): { catalog: Catalog; form: DeferralReport["form"]; trigger: string } {
     const { plan, trigger } = req.planned;
-    const toolNamed = req.toolNamed;
     const native = plan.deferred.length > 0 && req.nativeWanted && hasNativeToolSearch(req.provider);
     const resident = native
       ? req.residentTools.filter((t) => t.name !== TOOL_SEARCH_NAME)
@@ -90,10 +87,7 @@ export class CatalogAssembler {
       skills: req.skills,
       ...(native
         ? {
-            native: nativeDeferral(
-              req.provider,
-              plan.deferred.map((n) => this.projection(toolNamed(n))),
-            ),
+            native: nativeDeferral(req.provider, this.deferredProjections(req.deferredTools())),
           }
         : { deferred: plan.deferred }),
       budget: req.budget,
@@ -138,16 +132,31 @@ export class CatalogAssembler {
    * place costs its own projection and a walk of pointers.
    */
   private projectAll(provider: ProviderName, tools: readonly AnyTool[]): ToolProjection[] {
-    const last = this.lastProjected.get(provider);
-    let out: ToolProjection[];
-    if (last?.tools === tools) return last.projections;
+    const next = this.patchProjections(this.lastProjected.get(provider), tools);
+    this.lastProjected.set(provider, next);
+    return next.projections;
+  }
+
+  /**
+   * The deferred tools' projections for the provider's native search, against the last list:
+   * only tools not at the same place are looked up, so an unchanged turn does not project
+   * thousands of deferred tools again.
+   */
+  private deferredProjections(tools: readonly AnyTool[]): ToolProjection[] {
+    this.lastDeferred = this.patchProjections(this.lastDeferred, tools);
+    return this.lastDeferred.projections;
+  }
+
+  /** Projections of `tools`, reusing the last list's where the tool at a place is the same. */
+  private patchProjections(last: Projected | undefined, tools: readonly AnyTool[]): Projected {
+    if (last?.tools === tools) return last;
     if (last && last.tools.length === tools.length) {
-      out = last.projections.slice();
+      const out = last.projections.slice();
       for (let i = 0; i < tools.length; i++)
         if (tools[i] !== last.tools[i]) out[i] = this.projection(tools[i]!);
-    } else out = tools.map((t) => this.projection(t));
-    this.lastProjected.set(provider, { tools, projections: out });
-    return out;
+      return { tools, projections: out };
+    }
+    return { tools, projections: tools.map((t) => this.projection(t)) };
   }
 
   private projection(tool: AnyTool): ToolProjection {
@@ -158,6 +167,12 @@ export class CatalogAssembler {
     }
     return p;
   }
+}
+
+/** A list of tools and their projections, in order. */
+interface Projected {
+  tools: readonly AnyTool[];
+  projections: ToolProjection[];
 }
 
 /** The provider's own search tool and the deferred tools it loads (Anthropic, OpenAI Responses). */

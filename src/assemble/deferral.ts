@@ -53,15 +53,25 @@ export class SessionDeferral {
   private lastOff:
     | { visible: readonly VisibleTool[]; withheld: string | undefined; plan: DeferPlan; planned: SessionPlan }
     | undefined;
+  /** The last plan made with deferral on, and what it was made from (see plan()). */
+  private lastOn:
+    | {
+        visible: readonly VisibleTool[];
+        config: SessionDeferConfig;
+        loaded: readonly string[];
+        plan: DeferPlan;
+        planned: SessionPlan;
+      }
+    | undefined;
   /** How the last catalog showed deferred tools; "native": the provider's own search loads them. */
   private lastForm: DeferralReport["form"] | undefined;
   /**
    * The tools of a plan's resident names, in its order: kept while the plan is the same and
    * patched when a tool changes in place, so a catalog does not look up every name each turn.
    */
-  private residentCache:
-    | { resident: readonly string[]; tools: AnyTool[]; at?: Map<string, number> }
-    | undefined;
+  private residentCache: ToolList | undefined;
+  /** The same for `plan.deferred` (the provider's native search sends them in full). */
+  private deferredCache: ToolList | undefined;
   /** Deferred tools tool_search has not loaded, for the last plan (built on first ask). */
   private unloadedSet: { plan: DeferPlan; loaded: number; names: Set<string> } | undefined;
 
@@ -87,9 +97,11 @@ export class SessionDeferral {
       if (this.lastOff?.visible === before) this.lastOff.visible = visible;
       this.last = { visible, entries: this.last.entries, light: true };
     }
+    if (!off) this.inPlace(visible, config);
     if (this.last?.visible !== visible || this.last.light !== off) {
       this.byName = new Map(visible.map((v) => [v.tool.name, v.tool]));
       this.residentCache = undefined;
+      this.deferredCache = undefined;
       const entries = off
         ? visible.map((v) => ({ name: v.tool.name, description: "", params: "" }))
         : visible.map((v) => this.entryOf(v, config.marks));
@@ -105,6 +117,18 @@ export class SessionDeferral {
       again.plan === this.session.current
     )
       return again.planned;
+    // on, the same tools, the same defer.* keys, nothing loaded since, and that plan the session's
+    // latest: planning again would give it again (the planner is pure and an unchanged set never
+    // flips), so every turn of an unchanged 10,000-tool set does not walk them all
+    const on = this.lastOn;
+    if (
+      !off &&
+      on?.visible === visible &&
+      on.plan === this.session.current &&
+      on.loaded === this.session.loaded &&
+      sameDeferConfig(on.config, config)
+    )
+      return on.planned;
     const entries = this.last.entries;
     const plan = this.session.plan(entries, searchWithheld ? { ...config, mode: "off" } : config);
     let planned: SessionPlan;
@@ -118,6 +142,7 @@ export class SessionDeferral {
       planned = { plan, trigger };
     }
     this.lastOff = off ? { visible, withheld: searchWithheld, plan, planned } : undefined;
+    this.lastOn = off ? undefined : { visible, config, loaded: this.session.loaded, plan, planned };
     return planned;
   }
 
@@ -129,27 +154,57 @@ export class SessionDeferral {
     return tool;
   }
 
-  /** The tools of `plan.resident`, in order (tool_search included). */
-  residentTools(plan: DeferPlan): readonly AnyTool[] {
-    const hit = this.residentCache;
-    if (hit?.resident === plan.resident) return hit.tools;
-    const tools = plan.resident.map((n) => this.toolNamed(n));
-    this.residentCache = { resident: plan.resident, tools };
-    return tools;
+  /**
+   * Deferral on, and a tool changed in place (the same names in the same order) whose mark is
+   * the same, with no byte or token figure: the plan reads names and marks alone, so it is the
+   * last one. The entries are the last ones with the changed tools' new search entries, which
+   * the search index reads on its next sync; the plan is kept. Anything else plans again.
+   */
+  private inPlace(visible: readonly VisibleTool[], config: SessionDeferConfig): void {
+    const last = this.last;
+    const on = this.lastOn;
+    if (!last || last.light || last.visible === visible || on?.visible !== last.visible) return;
+    if ((config.maxSchemaBytes ?? null) !== null || (config.thresholdTokens ?? null) !== null) return;
+    if (!sameDeferConfig(on.config, config) || on.plan !== this.session.current) return;
+    if (on.loaded !== this.session.loaded || !sameNames(last.visible, visible)) return;
+    let entries: SessionEntry[] | undefined;
+    const swapped: AnyTool[] = [];
+    for (let i = 0; i < visible.length; i++) {
+      if (visible[i]!.tool === last.visible[i]!.tool) continue;
+      const entry = this.entryOf(visible[i]!, config.marks);
+      const before = last.entries[i]!;
+      if (entry.mark !== before.mark || entry.markedBy !== before.markedBy) return;
+      entries ??= last.entries.slice();
+      entries[i] = entry;
+      swapped.push(visible[i]!.tool);
+    }
+    for (const tool of swapped) this.swapTool(tool);
+    this.last = { visible, entries: entries ?? last.entries, light: false };
+    this.lastOn = { ...on, visible };
+    if (entries) this.session.refresh(entries);
   }
 
-  /** A tool changed in place (same name): it replaces the old one by name and in the resident list. */
+  /** The tools of `plan.resident`, in order (tool_search included). */
+  residentTools(plan: DeferPlan): readonly AnyTool[] {
+    if (this.residentCache?.names !== plan.resident) this.residentCache = this.toolList(plan.resident);
+    return this.residentCache.tools;
+  }
+
+  /** The tools of `plan.deferred`, in order. */
+  deferredTools(plan: DeferPlan): readonly AnyTool[] {
+    if (this.deferredCache?.names !== plan.deferred) this.deferredCache = this.toolList(plan.deferred);
+    return this.deferredCache.tools;
+  }
+
+  private toolList(names: readonly string[]): ToolList {
+    return { names, tools: names.map((n) => this.toolNamed(n)) };
+  }
+
+  /** A tool changed in place (same name): it replaces the old one by name and in the kept lists. */
   private swapTool(tool: AnyTool): void {
     this.byName.set(tool.name, tool);
-    const cache = this.residentCache;
-    if (!cache) return;
-    cache.at ??= new Map(cache.resident.map((n, i) => [n, i]));
-    const i = cache.at.get(tool.name);
-    if (i === undefined) return;
-    // a new array: a catalog that kept the last one compares against it
-    const tools = cache.tools.slice();
-    tools[i] = tool;
-    this.residentCache = { ...cache, tools };
+    this.residentCache = swapped(this.residentCache, tool);
+    this.deferredCache = swapped(this.deferredCache, tool);
   }
 
   /** Plans once if nothing has yet, so a first call (tool_search before any catalog) sees the deferred set. */
@@ -216,6 +271,37 @@ export class SessionDeferral {
 }
 
 const EMPTY: ReadonlySet<string> = new Set();
+
+/** A plan's list of names and their tools, with each name's place once a tool is swapped. */
+interface ToolList {
+  names: readonly string[];
+  tools: AnyTool[];
+  at?: Map<string, number>;
+}
+
+/** The list with `tool` in its name's place: a new array, since a catalog compares against the last one. */
+function swapped(list: ToolList | undefined, tool: AnyTool): ToolList | undefined {
+  if (!list) return list;
+  list.at ??= new Map(list.names.map((n, i) => [n, i]));
+  const i = list.at.get(tool.name);
+  if (i === undefined) return list;
+  const tools = list.tools.slice();
+  tools[i] = tool;
+  return { ...list, tools };
+}
+
+/** The same defer.* keys and marks (marks are kept per configuration, so compared by identity). */
+function sameDeferConfig(a: SessionDeferConfig, b: SessionDeferConfig): boolean {
+  return (
+    a.mode === b.mode &&
+    a.threshold === b.threshold &&
+    (a.maxSchemaBytes ?? null) === (b.maxSchemaBytes ?? null) &&
+    (a.thresholdTokens ?? null) === (b.thresholdTokens ?? null) &&
+    a.marks === b.marks &&
+    a.resident.length === b.resident.length &&
+    a.resident.every((n, i) => b.resident[i] === n)
+  );
+}
 
 function sameNames(a: readonly VisibleTool[], b: readonly VisibleTool[]): boolean {
   if (a.length !== b.length) return false;

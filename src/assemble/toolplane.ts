@@ -360,8 +360,8 @@ export class Toolplane {
     const { catalog, form, trigger } = this.catalogs.render({
       provider,
       planned,
-      toolNamed: (n) => this.deferral.toolNamed(n),
       residentTools: this.deferral.residentTools(planned.plan),
+      deferredTools: () => this.deferral.deferredTools(planned.plan),
       skills: view.skills
         .filter((s) => s.modelVisible)
         .map((s) => ({ name: s.name, description: s.description })),

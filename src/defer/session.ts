@@ -75,6 +75,14 @@ export class DeferSession {
     return plan;
   }
 
+  /**
+   * Entries that changed in place (same names and marks, no size figure) without a new plan:
+   * the plan they give is the last one, and the search index reads them on its next sync.
+   */
+  refresh(entries: readonly SessionEntry[]): void {
+    this.pending = entries;
+  }
+
   /** o200k tokens of an entry's text, counted once per entry object (entries are reused while a tool is unchanged). */
   private tokensOf(entry: SearchEntry): number {
     let n = this.tokenCounts.get(entry);

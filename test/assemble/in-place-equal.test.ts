@@ -11,7 +11,7 @@ import { tempProject } from "../helpers/tmp.js";
 
 const PROVIDERS: ProviderName[] = ["anthropic", "openai-chat", "openai-responses", "gemini", "mcp"];
 
-function tool(name: string, version: number, namespace?: string): AnyTool {
+function tool(name: string, version: number, namespace?: string, defer?: "never"): AnyTool {
   return defineTool({
     name,
     description: `${name} does its job, version ${version}`,
@@ -19,6 +19,7 @@ function tool(name: string, version: number, namespace?: string): AnyTool {
     output: { schema: { type: "string" }, render: (v: string) => v },
     execute: () => `${name} ran version ${version}`,
     ...(namespace ? { namespace } : {}),
+    ...(defer ? { defer } : {}),
   });
 }
 
@@ -47,12 +48,31 @@ describe("catalogs after in-place changes equal a new plane's", () => {
         let version = 1;
         await fc.assert(
           fc.asyncProperty(
-            fc.array(fc.record({ at: fc.nat(39), locked: fc.boolean() }), { minLength: 1, maxLength: 3 }),
+            fc.array(
+              fc.record({
+                at: fc.nat(39),
+                locked: fc.boolean(),
+                pinned: fc.boolean(),
+                kind: fc.constantFrom("text", "text", "side"),
+              }),
+              { minLength: 1, maxLength: 3 },
+            ),
             async (edits) => {
               tools = tools.slice();
-              // a tool moved into a denied namespace leaves the catalog, and comes back
-              for (const e of edits)
-                tools[e.at] = tool(`t${e.at}`, version++, e.locked ? "locked" : undefined);
+              // mostly a new text; now and then a tool moved into a denied namespace (it leaves the
+              // catalog, and comes back) or marked never deferred by its declaration
+              for (const e of edits) {
+                const was = tools[e.at]!.host;
+                tools[e.at] =
+                  e.kind === "text"
+                    ? tool(`t${e.at}`, version++, was.namespace, was.defer === "never" ? "never" : undefined)
+                    : tool(
+                        `t${e.at}`,
+                        version++,
+                        e.locked ? "locked" : undefined,
+                        e.pinned ? "never" : undefined,
+                      );
+              }
               handle.changed();
               const fresh = await Toolplane.open(options);
               try {

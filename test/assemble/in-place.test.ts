@@ -63,3 +63,35 @@ for (const mode of ["off", "threshold"] as const) {
     });
   });
 }
+
+describe("a deferred tool changed in place, deferral on", () => {
+  it("tool_search finds it by its new text (the plan is kept, the search index reads the change)", async () => {
+    const p = tempProject({});
+    const plane = await Toolplane.open({ cwd: p.repo, env: p.env, bundledSkills: null });
+    try {
+      let tools = Array.from({ length: 60 }, (_, i) => tool(`t${i}`, 1));
+      const handle = plane.tools.register(GLOBAL_LAYER, { name: "many", enumerate: () => tools });
+      const host = plane.host();
+      const first = await plane.catalog("anthropic");
+      expect(first.deferred).toContain("t17");
+      const search = async (query: string) =>
+        textOf(await host.call({ tool: "tool_search", args: { query } }));
+      expect(await search("zebracorn")).not.toMatch(/\bt17\b/);
+      tools = tools.slice();
+      tools[17] = defineTool({
+        name: "t17",
+        description: "t17 now herds a zebracorn",
+        parameters: { type: "object", properties: {} },
+        output: { schema: { type: "string" }, render: (v: string) => v },
+        execute: () => "t17 ran the new version",
+      });
+      handle.changed();
+      const after = await plane.catalog("anthropic");
+      expect(after.deferred).toEqual(first.deferred);
+      expect(await search("zebracorn")).toMatch(/\bt17\b/);
+      expect(textOf(await host.call({ tool: "t17", args: {} }))).toBe("t17 ran the new version");
+    } finally {
+      await plane.close();
+    }
+  });
+});
