@@ -99,15 +99,19 @@ export interface State {
 }
 
 /** What native deferral adds after the resident tools (empty without it). */
-interface Tail {
+export interface Tail {
   tools: readonly ToolProjection[];
+  /** The provider's search tool, then each deferred tool's wire form. */
   wires: unknown[];
   cuts: BudgetCut[];
   notes: Array<ConvertedNotes | undefined>;
   renamed: Array<{ name: string; wireName: string }>;
+  /** By position: each deferred tool's wire name and cut (an incremental render re-renders one). */
+  names: string[];
+  cutAt: Array<BudgetCut | undefined>;
 }
 
-const NO_TAIL: Tail = { tools: [], wires: [], cuts: [], notes: [], renamed: [] };
+const NO_TAIL: Tail = { tools: [], wires: [], cuts: [], notes: [], renamed: [], names: [], cutAt: [] };
 
 export function renderFull(input: RenderInput): { catalog: Catalog; state: State | undefined } {
   const adapter = adapterFor(input.provider);
@@ -318,6 +322,8 @@ function renderTail(
   const cuts: BudgetCut[] = [];
   const notes: Array<ConvertedNotes | undefined> = [];
   const renamed: Array<{ name: string; wireName: string }> = [];
+  const names: string[] = [];
+  const cutAt: Array<BudgetCut | undefined> = [];
   for (const tool of native.tools) {
     let name = wireName(tool.name, adapter.nameRule);
     if (usedNames.has(name)) name = dedupe(name, usedNames, adapter.nameRule.max);
@@ -326,9 +332,11 @@ function renderTail(
     wires.push(memo.deferLoading(one.memo));
     if (one.cut) cuts.push(one.cut);
     notes.push(one.notes);
+    names.push(name);
+    cutAt.push(one.cut);
     if (name !== tool.name) renamed.push({ name: tool.name, wireName: name });
   }
-  return { tools: native.tools, wires, cuts, notes, renamed };
+  return { tools: native.tools, wires, cuts, notes, renamed, names, cutAt };
 }
 
 function sortedNames(tools: readonly ToolProjection[]): string[] {

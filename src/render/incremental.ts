@@ -13,6 +13,7 @@ import {
 import { sameList } from "./catalog-parts.js";
 import { sameInstructions } from "./instructions.js";
 import { RenderMemo } from "./memo.js";
+import { patchTail } from "./tail-patch.js";
 import type { Catalog, NativeDeferral } from "./types.js";
 import { joinParts, listingPart, listingStill, stablePart } from "./volatile.js";
 
@@ -73,11 +74,13 @@ function incremental(prev: State, input: RenderInput): State | undefined {
     !sameList(input.deferred, p.deferred) ||
     !sameList(input.attachments, p.attachments) ||
     !sameInstructions(input.instructions, p.instructions) ||
-    !sameNative(input.native, p.native) ||
     input.tools.length !== p.tools.length ||
     prev.catalog.report.omitted.length > 0
   )
     return undefined;
+  // the native deferral tail: the last one, or the last with changed deferred tools re-rendered
+  const tail = sameNative(input.native, p.native) ? prev.tail : patchTail(prev, input, MAX_CHANGED);
+  if (tail === undefined) return undefined;
   const changed: number[] = [];
   const now = input.tools;
   const was = p.tools;
@@ -127,10 +130,10 @@ function incremental(prev: State, input: RenderInput): State | undefined {
   // changed is in position order: hash again from the first
   if (changed.length > 0) prev.hasher.changedFrom(changed[0]!);
   const old = prev.catalog;
-  const cut = cutList(prev.cuts, prev.skillCuts, prev.tail.cuts);
+  const cut = cutList(prev.cuts, prev.skillCuts, tail.cuts);
   const catalog: Catalog = {
     ...old,
-    tools: prev.tail.wires.length > 0 ? wires.concat(prev.tail.wires) : wires,
+    tools: tail.wires.length > 0 ? wires.concat(tail.wires) : wires,
     budget: {
       ...old.budget,
       used: chars,
@@ -139,7 +142,7 @@ function incremental(prev: State, input: RenderInput): State | undefined {
     },
     prefixHash: prev.hasher.hex(prev.systemDigest),
     attachments: [...(input.attachments ?? [])],
-    report: { ...old.report, conversions: conversionsOf(p.tools, notes, prev.tail), cut },
+    report: { ...old.report, conversions: conversionsOf(p.tools, notes, tail), cut },
   };
   // the lists compared equal, so the state keeps its own copies of them; only the tools moved
   const next: RenderInput = {
@@ -149,9 +152,9 @@ function incremental(prev: State, input: RenderInput): State | undefined {
     deferred: p.deferred,
     attachments: p.attachments,
     instructions: p.instructions,
-    native: p.native,
+    native: tail === prev.tail ? p.native : { ...input.native!, tools: tail.tools },
   };
-  return { ...prev, input: next, totalAtCap, totalPastCap, wires, notes, chars, catalog };
+  return { ...prev, input: next, totalAtCap, totalPastCap, wires, notes, chars, catalog, tail };
 }
 
 function sameNative(a: NativeDeferral | undefined, b: NativeDeferral | undefined): boolean {

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { ToolProjection } from "../../src/declare/project.js";
+import { nativeSearchTool } from "../../src/defer/native.js";
 import { CatalogRenderer, RenderMemo, renderCatalog, supportedProviders } from "../../src/render/index.js";
 
 const tool = (i: number, description: string): ToolProjection => ({
@@ -43,6 +44,62 @@ describe("incremental re-render", () => {
             const quick = renderer.render(input());
             const full = renderCatalog({ ...input(), memo: new RenderMemo() });
             expect(JSON.stringify(quick)).toBe(JSON.stringify(full));
+          });
+        },
+      ),
+      { numRuns: 120 },
+    );
+  });
+});
+
+describe("incremental re-render of a native deferral tail", () => {
+  it("gives exactly the bytes a full render gives when deferred tools change in place", () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom("anthropic" as const, "openai-responses" as const),
+        fc.array(fc.integer({ min: 0, max: 300 }), { minLength: 1, maxLength: 6 }),
+        fc.array(fc.integer({ min: 0, max: 300 }), { minLength: 1, maxLength: 30 }),
+        fc.array(fc.tuple(fc.boolean(), fc.nat(), fc.integer({ min: 0, max: 300 })), {
+          minLength: 1,
+          maxLength: 8,
+        }),
+        (provider, residentLengths, deferredLengths, edits) => {
+          let tools = residentLengths.map((n, i) => tool(i, text(n, i)));
+          // deferred names overlap no resident name, and one is written so the provider renames it
+          let deferred = deferredLengths.map((n, i) => ({
+            ...tool(100 + i, text(n, i + 5)),
+            name: i === 0 ? "bad.name" : `tool_${100 + i}`,
+          }));
+          const renderer = new CatalogRenderer();
+          const searchTool = nativeSearchTool(provider)!;
+          const input = () => ({
+            provider,
+            tools,
+            native: { tools: deferred, searchTool },
+            budget: { chars: 4000, descriptionMaxChars: 200 },
+          });
+          expect(JSON.stringify(renderer.render(input()))).toBe(
+            JSON.stringify(renderCatalog({ ...input(), memo: new RenderMemo() })),
+          );
+          edits.forEach(([inTail, at, n], k) => {
+            if (inTail) {
+              const i = at % deferred.length;
+              deferred = deferred.slice();
+              // now and then a schema the provider converts (its $schema removed): other notes
+              const parameters =
+                n % 2 === 1
+                  ? { ...deferred[i]!.parameters, $schema: "http://json-schema.org/draft-07/schema#" }
+                  : tool(0, "").parameters;
+              deferred[i] = { ...deferred[i]!, description: text(n, k + 17), parameters };
+            } else {
+              const i = at % tools.length;
+              tools = tools.slice();
+              tools[i] = tool(i, text(n, k + 11));
+            }
+            const quick = renderer.render(input());
+            const full = renderCatalog({ ...input(), memo: new RenderMemo() });
+            expect(JSON.stringify(quick)).toBe(JSON.stringify(full));
+            expect(quick.report.conversions).toEqual(full.report.conversions);
           });
         },
       ),
