@@ -13,7 +13,7 @@ import {
 import { sameList } from "./catalog-parts.js";
 import { sameInstructions } from "./instructions.js";
 import { RenderMemo } from "./memo.js";
-import { patchTail } from "./tail-patch.js";
+import { patchTail, sameNativeFrame } from "./tail-patch.js";
 import type { Catalog, NativeDeferral } from "./types.js";
 import { joinParts, listingPart, listingStill, stablePart } from "./volatile.js";
 
@@ -159,11 +159,7 @@ function incremental(prev: State, input: RenderInput): State | undefined {
 
 function sameNative(a: NativeDeferral | undefined, b: NativeDeferral | undefined): boolean {
   if (a === undefined || b === undefined) return a === b;
-  return (
-    sameList(a.tools, b.tools) &&
-    JSON.stringify(a.searchTool) === JSON.stringify(b.searchTool) &&
-    JSON.stringify(a.headers ?? {}) === JSON.stringify(b.headers ?? {})
-  );
+  return sameList(a.tools, b.tools) && sameNativeFrame(a, b);
 }
 
 function sameBudget(a: RenderInput, b: RenderInput): boolean {

@@ -4,7 +4,15 @@
 
 import { adapterFor } from "./adapters.js";
 import { type RenderInput, renderOne, type State, type Tail } from "./catalog.js";
-import type { BudgetCut } from "./types.js";
+import type { BudgetCut, NativeDeferral } from "./types.js";
+
+/** The same search tool and headers around the deferred tools (their list aside). */
+export function sameNativeFrame(a: NativeDeferral, b: NativeDeferral): boolean {
+  return (
+    JSON.stringify(a.searchTool) === JSON.stringify(b.searchTool) &&
+    JSON.stringify(a.headers ?? {}) === JSON.stringify(b.headers ?? {})
+  );
+}
 
 /**
  * The last tail with the deferred tools that changed at their places (same names) rendered
@@ -14,12 +22,7 @@ import type { BudgetCut } from "./types.js";
 export function patchTail(prev: State, input: RenderInput, maxChanged: number): Tail | undefined {
   const was = prev.input.native;
   const now = input.native;
-  if (!was || !now || was.tools.length !== now.tools.length) return undefined;
-  if (
-    JSON.stringify(was.searchTool) !== JSON.stringify(now.searchTool) ||
-    JSON.stringify(was.headers ?? {}) !== JSON.stringify(now.headers ?? {})
-  )
-    return undefined;
+  if (!was || !now || was.tools.length !== now.tools.length || !sameNativeFrame(was, now)) return undefined;
   const changed: number[] = [];
   for (let i = 0; i < now.tools.length; i++) {
     if (now.tools[i] === was.tools[i]) continue;
