@@ -17,7 +17,7 @@ import { GLOBAL_LAYER, Registry } from "../src/register/index.js";
 import { emit, type Figure, median, peakRssMiB, round, timeRuns } from "./lib.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const cli = path.resolve(here, "..", "src", "cli", "main.js");
+const cli = path.resolve(here, "..", "src", "cli", "main.cjs");
 const N = 10_000;
 
 function manyTools(n: number): AnyTool[] {

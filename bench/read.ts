@@ -94,7 +94,7 @@ function processMs(cmd: string, args: string[], reps: number, warmups = 1, env?:
   return median(times);
 }
 
-const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "src", "cli", "main.js");
+const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "src", "cli", "main.cjs");
 
 /**
  * `toolplane call read` of the page at `deep` in big.txt, each in a new process, alternated 5

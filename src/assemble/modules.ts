@@ -4,6 +4,7 @@ import { defineTool } from "../declare/define-tool.js";
 import type { AnyTool, ToolDeclaration } from "../declare/types.js";
 import { GLOBAL_LAYER, MalformedEntryError, type Provider } from "../register/index.js";
 import { withDeadline } from "../util/deadline.js";
+import { importModule } from "../util/import-module.js";
 
 /** One `tools.modules` item as written in config. */
 export type ToolModuleSpec = string | { path: string; layer?: string };
@@ -40,7 +41,7 @@ export async function loadToolModules(
       // a module whose top-level await never settles would otherwise hold assembly forever, or let
       // the process end with exit 0 and no output once nothing else is pending
       mod = (await withDeadline(
-        import(pathToFileURL(file).href),
+        importModule(pathToFileURL(file).href),
         timeoutMs,
         `did not finish loading within ${timeoutMs} ms (tools.providerTimeoutMs)`,
         { keepAlive: true },

@@ -1,11 +1,14 @@
 #!/usr/bin/env node
 import { VERSION } from "./version.js";
 
+let saveCodeCache = () => {};
+
 // When run() settles, the command is over (serve and --watch wait for their own end). A tool may
 // still hold a timer or socket it never closed (one that ignored its abort signal, say); a
 // one-shot CLI must not hang on it after printing, so the process ends once output is flushed.
 function exit(code: number): void {
   process.exitCode = code;
+  saveCodeCache();
   let pending = 2;
   const flushed = () => {
     pending -= 1;
@@ -30,7 +33,8 @@ if (args.length === 1 && (args[0] === "--version" || args[0] === "-v")) {
   // Liftoff compiles every MVP instruction on x64 and arm64, which is all tree-sitter-bash uses.
   // The parser sets the flag when it loads (tools/bash/parser.ts), so a command that runs no bash
   // does not load node:v8 for it.
-  (globalThis as Record<symbol, unknown>)[Symbol.for("toolplane.wasmLiftoffOnly")] = true;
+  const liftoff = Symbol.for("toolplane.wasmLiftoffOnly");
+  (globalThis as Record<symbol, unknown>)[liftoff] = true;
   // Ctrl-C or SIGTERM ends a one-shot command through process.exit, so the exit hook stops the MCP
   // servers it started. serve, inspect and --watch listen themselves (registered after this one,
   // so while they listen this handler leaves the signal to them).
@@ -42,9 +46,21 @@ if (args.length === 1 && (args[0] === "--version" || args[0] === "-v")) {
       if (process.listenerCount(signal) === 1) exit(code);
     });
   }
-  const { run } = await import("./run.js");
-  run(process.argv).then(exit, (error) => {
-    process.stderr.write(`toolplane: ${error instanceof Error ? error.message : String(error)}\n`);
-    exit(1);
-  });
+  // start.ts is bundled into this file as a module run on first import, so that --version loads
+  // none of what it imports
+  import("./start.js")
+    .then(({ loadCore }) => {
+      const loaded = loadCore(args[0]);
+      saveCodeCache = () => {
+        saveCodeCache = () => {};
+        // V8 writes its flags into a cache and refuses one made under other flags: a cache made
+        // after the parser set --liftoff-only would be refused, and made again, by every later run
+        if ((globalThis as Record<symbol, unknown>)[liftoff] !== "set") loaded.save();
+      };
+      return loaded.exports.cli().run(process.argv);
+    })
+    .then(exit, (error) => {
+      process.stderr.write(`toolplane: ${error instanceof Error ? error.message : String(error)}\n`);
+      exit(1);
+    });
 }

@@ -9,6 +9,7 @@ import {
 } from "node:fs";
 import path from "node:path";
 import type { FSWatcher } from "chokidar";
+import { importModule } from "../util/import-module.js";
 import type { AuditReport, Dirty, SkillDiscovery } from "./discovery.js";
 import { BUNDLE_FILES, isCandidateName } from "./scan.js";
 import type { SkillRoot } from "./types.js";
@@ -171,7 +172,7 @@ export class SkillWatcher {
     const inRoot = (p: string) => p === root.dir || p.startsWith(root.dir + path.sep);
     const onPath = (p: string) => p === base || root.dir.startsWith(p + path.sep);
     // chokidar is loaded by the first watch: a one-shot command never pays for it
-    const { watch } = await import("chokidar");
+    const { watch } = await importModule<typeof import("chokidar")>("chokidar");
     const watcher = watch(base, {
       ignoreInitial: true,
       followSymlinks: true,

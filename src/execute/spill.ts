@@ -86,6 +86,7 @@ export class SpillStore {
     try {
       const base = await lstat(this.base);
       if (!base.isDirectory() || !ownedByMe(base.uid)) return 0;
+      if (await sweptLately(this.base, maxAgeHours)) return 0;
       names = await readdir(this.base);
     } catch {
       return 0;
@@ -141,6 +142,32 @@ export class SpillStore {
     return dir;
   }
 }
+
+/**
+ * A base some session swept within the last hour (or a sixtieth of the age limit, if less) is not
+ * swept again: every session, and every one-shot CLI command, opens one, and a sweep reads each
+ * folder of the base (97 folders here cost a `toolplane call` 7 ms). What it would find is at most
+ * that much older than the limit. `.swept`'s time says when; writing it is best effort.
+ */
+async function sweptLately(base: string, maxAgeHours: number): Promise<boolean> {
+  const marker = path.join(base, SWEPT_FILE);
+  const interval = Math.min(3_600_000, (maxAgeHours * 3_600_000) / 60);
+  try {
+    const st = await lstat(marker);
+    if (st.isFile() && ownedByMe(st.uid) && Date.now() - st.mtimeMs < interval) return true;
+  } catch {
+    // never swept
+  }
+  try {
+    await rm(marker, { force: true });
+    await writeFile(marker, "", { mode: 0o600, flag: "wx" });
+  } catch {
+    // another session marks it meanwhile, or the base is read-only: sweep all the same
+  }
+  return false;
+}
+
+const SWEPT_FILE = ".swept";
 
 /** Names the process that owns a session directory, so no sweep removes a live session's files. */
 const OWNER_FILE = ".owner";

@@ -4,6 +4,8 @@
  * not pay for it. An async step (connecting, serving) loads it; the code that runs after it reads
  * the loaded modules synchronously through the accessors below.
  */
+import { importModule } from "../util/import-module.js";
+
 type Types = typeof import("@modelcontextprotocol/sdk/types.js");
 type Shared = typeof import("@modelcontextprotocol/sdk/shared/stdio.js");
 type ClientSdk = typeof import("@modelcontextprotocol/sdk/client/index.js") &
@@ -27,9 +29,11 @@ let loadingServer: Promise<ServerSdk & McpBaseSdk> | undefined;
 /** The SDK's types (schemas, McpError, ErrorCode) and its stdio framing. */
 export function loadBaseSdk(): Promise<McpBaseSdk> {
   loadingBase ??= Promise.all([
-    import("@modelcontextprotocol/sdk/types.js"),
-    import("@modelcontextprotocol/sdk/shared/stdio.js"),
-    import("zod"),
+    importModule<typeof import("@modelcontextprotocol/sdk/types.js")>("@modelcontextprotocol/sdk/types.js"),
+    importModule<typeof import("@modelcontextprotocol/sdk/shared/stdio.js")>(
+      "@modelcontextprotocol/sdk/shared/stdio.js",
+    ),
+    importModule<typeof import("zod")>("zod"),
   ]).then(([types, shared, zod]) => {
     base = { ...types, ...shared, z: zod.z };
     return base;
@@ -41,9 +45,15 @@ export function loadBaseSdk(): Promise<McpBaseSdk> {
 export function loadClientSdk(): Promise<ClientSdk & McpBaseSdk> {
   loadingClient ??= Promise.all([
     loadBaseSdk(),
-    import("@modelcontextprotocol/sdk/client/index.js"),
-    import("@modelcontextprotocol/sdk/client/streamableHttp.js"),
-    import("@modelcontextprotocol/sdk/client/stdio.js"),
+    importModule<typeof import("@modelcontextprotocol/sdk/client/index.js")>(
+      "@modelcontextprotocol/sdk/client/index.js",
+    ),
+    importModule<typeof import("@modelcontextprotocol/sdk/client/streamableHttp.js")>(
+      "@modelcontextprotocol/sdk/client/streamableHttp.js",
+    ),
+    importModule<typeof import("@modelcontextprotocol/sdk/client/stdio.js")>(
+      "@modelcontextprotocol/sdk/client/stdio.js",
+    ),
   ]).then(([b, index, http, stdio]) => {
     client = { ...index, ...http, ...stdio };
     return { ...b, ...client };
@@ -55,8 +65,12 @@ export function loadClientSdk(): Promise<ClientSdk & McpBaseSdk> {
 export function loadServerSdk(): Promise<ServerSdk & McpBaseSdk> {
   loadingServer ??= Promise.all([
     loadBaseSdk(),
-    import("@modelcontextprotocol/sdk/server/index.js"),
-    import("@modelcontextprotocol/sdk/server/streamableHttp.js"),
+    importModule<typeof import("@modelcontextprotocol/sdk/server/index.js")>(
+      "@modelcontextprotocol/sdk/server/index.js",
+    ),
+    importModule<typeof import("@modelcontextprotocol/sdk/server/streamableHttp.js")>(
+      "@modelcontextprotocol/sdk/server/streamableHttp.js",
+    ),
   ]).then(([b, index, http]) => {
     server = { ...index, ...http };
     return { ...b, ...server };

@@ -135,7 +135,7 @@ export function renderFull(input: RenderInput): { catalog: Catalog; state: State
 
   const n = kept.tools.length;
   const tools: unknown[] = new Array(n);
-  // one Buffer from the joined digests: a Buffer write per tool cost ~0.3 µs in its checks alone
+  // one Buffer from the joined digests: a Buffer write per tool cost ~0.3 microseconds in its checks alone
   const digests: string[] = new Array(n);
   const cuts: Array<BudgetCut | undefined> = new Array(n);
   const notes: Array<ConvertedNotes | undefined> = new Array(n);

@@ -108,9 +108,9 @@ const SCHEMA_SLOT_JSON = JSON.stringify(SCHEMA_SLOT);
 export class RenderMemo {
   private readonly byObject = new WeakMap<ToolProjection, EntryMemo>();
   // By name, newest first in a short chain; the content is compared only within a name, so no
-  // long key is hashed (hashing a 600-character key, or a sha256 of it, cost 1-3 µs a tool). The
+  // long key is hashed (hashing a 600-character key, or a sha256 of it, cost 1-3 microseconds a tool). The
   // Map's insertion order is the LRU (a hit moves its name to the end), by hand because
-  // lru-cache's bookkeeping measured about 1 µs per call, 20 ms of a cold 10,000-tool render.
+  // lru-cache's bookkeeping measured about 1 microseconds per call, 20 ms of a cold 10,000-tool render.
   private readonly byName = new Map<string, EntryMemo>();
   private entries = 0;
   private readonly maxEntries: number;

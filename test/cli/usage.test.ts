@@ -32,7 +32,7 @@ describe("bad usage: exit 2 and one line that says what to do", () => {
       runCli(["catalog", "--cwd", path.join(p.root, "nope")], opts),
       /--cwd .*nope: no such directory/,
     );
-    expectUsage(runCli(["skills", "--cwd", CLI], opts), /--cwd .*main\.js: no such directory/);
+    expectUsage(runCli(["skills", "--cwd", CLI], opts), /--cwd .*main\.cjs: no such directory/);
   });
 
   it("--args that is not JSON is the person's mistake, not the model's", () => {

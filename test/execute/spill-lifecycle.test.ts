@@ -98,6 +98,7 @@ describe("spill directories do not pile up", () => {
     const plane = await open(p);
     expect(await plane.swept).toBe(1);
     expect(readdirSync(p.spillDir).sort()).toEqual([
+      ".swept",
       "feature-branch",
       "not-ours",
       "session-fresh-cccccc",
@@ -107,11 +108,35 @@ describe("spill directories do not pile up", () => {
     const strict = await open(p, ["results.spillMaxAgeHours=0"]);
     expect(await strict.swept).toBe(1);
     expect(readdirSync(p.spillDir).sort()).toEqual([
+      ".swept",
       "feature-branch",
       "not-ours",
       "session-live-dddddd",
       "session-nopid-bbbbbb",
     ]);
+  });
+
+  it("a base swept within the interval (a sixtieth of the age limit, an hour at most) is not swept again", async () => {
+    const p = spillingProject();
+    mkdirSync(p.spillDir, { recursive: true, mode: 0o700 });
+    const old = (name: string) => {
+      const dir = path.join(p.spillDir, name);
+      mkdirSync(dir);
+      writeFileSync(path.join(dir, ".owner"), `${2 ** 22 + 12345}\n`);
+      const t = new Date(Date.now() - 30 * 3_600_000);
+      utimesSync(dir, t, t);
+    };
+    old("session-one-aaaaaa");
+    expect(await (await open(p)).swept).toBe(1);
+    old("session-two-bbbbbb");
+    // 24 minutes with the default 24 hours
+    expect(await (await open(p)).swept).toBe(0);
+    expect(readdirSync(p.spillDir)).toContain("session-two-bbbbbb");
+    const marker = path.join(p.spillDir, ".swept");
+    const before = new Date(Date.now() - 25 * 60_000);
+    utimesSync(marker, before, before);
+    expect(await (await open(p)).swept).toBe(1);
+    expect(readdirSync(p.spillDir)).not.toContain("session-two-bbbbbb");
   });
 
   it("toolplane call keeps the file it names: it is there after the process ends", () => {

@@ -3,7 +3,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
-export const CLI = path.join(ROOT, "dist", "src", "cli", "main.js");
+export const CLI = path.join(ROOT, "dist", "src", "cli", "main.cjs");
 
 /** Runs the built CLI (npm test builds before vitest runs). */
 export function runCli(

@@ -107,7 +107,7 @@ describe("the package as installed from npm pack", () => {
       "LICENSE",
       "dist/src/index.js",
       "dist/src/index.d.ts",
-      "dist/src/cli/main.js",
+      "dist/src/cli/main.cjs",
       "dist/src/adapters/ai-sdk.js",
       "dist/src/adapters/openai-agents.js",
       "dist/src/examples/ticket-status/index.d.ts",
@@ -115,16 +115,18 @@ describe("the package as installed from npm pack", () => {
       "dist/src/inspect/page/main.js",
     ])
       expect(files).toContain(f);
-    // the JavaScript is the bundle (scripts/bundle.mjs): the entries and their shared chunks, not
+    // the JavaScript is the bundle (scripts/bundle.mjs): one core and the entries that load it, not
     // tsc's file-per-module output, which would be a second copy nothing imports
-    const js = files.filter((f) => f.startsWith("dist/src/") && f.endsWith(".js"));
-    expect(js.some((f) => f.startsWith("dist/src/chunks/"))).toBe(true);
+    const js = files.filter((f) => f.startsWith("dist/src/") && /\.c?js$/.test(f));
+    expect(js.filter((f) => f.startsWith("dist/src/chunks/"))).toEqual([
+      expect.stringMatching(/^dist\/src\/chunks\/core-[A-Z0-9]+\.cjs$/),
+    ]);
     expect(
       js.filter((f) => !f.startsWith("dist/src/chunks/") && !f.startsWith("dist/src/inspect/page/")).sort(),
     ).toEqual([
       "dist/src/adapters/ai-sdk.js",
       "dist/src/adapters/openai-agents.js",
-      "dist/src/cli/main.js",
+      "dist/src/cli/main.cjs",
       "dist/src/index.js",
     ]);
     expect(files.filter((f) => /^(dist\/(test|bench|examples)|src|test|bench)\//.test(f))).toEqual([]);
@@ -141,10 +143,11 @@ describe("the package as installed from npm pack", () => {
     const allowed = new Set([...Object.keys(pkg.dependencies), ...Object.keys(pkg.peerDependencies ?? {})]);
     const bad: string[] = [];
     let checked = 0;
-    for (const file of files.filter((f) => f.endsWith(".js") || f.endsWith(".d.ts"))) {
+    for (const file of files.filter((f) => /\.c?js$/.test(f) || f.endsWith(".d.ts"))) {
       const text = readFileSync(path.join(consumer, "node_modules", "toolplane", file), "utf8");
+      // ES imports, and in the CommonJS core require() and importModule() (util/import-module.ts)
       const specifiers =
-        /^\s*(?:import|export)\s[^'"]*?from\s+["']([^"']+)["']|^\s*import\s+["']([^"']+)["']|\bimport\(\s*["']([^"']+)["']\s*\)/gm;
+        /^\s*(?:import|export)\s[^'"]*?from\s+["']([^"']+)["']|^\s*import\s+["']([^"']+)["']|\b(?:import|require|importModule)\(\s*["']([^"']+)["']\s*\)/gm;
       for (const m of text.matchAll(specifiers)) {
         const spec = (m[1] ?? m[2] ?? m[3])!;
         checked++;

@@ -1,5 +1,6 @@
 import { createRequire } from "node:module";
 import type { Language, Parser, TreeCursor } from "web-tree-sitter";
+import { importModule } from "../../util/import-module.js";
 
 /** A syntax node copied out of the wasm tree: plain data, so walking it costs no calls into wasm. */
 export interface ShellNode {
@@ -31,10 +32,15 @@ let loading: Promise<Parser> | undefined;
  */
 export function bashParser(): Promise<Parser> {
   loading ??= (async () => {
-    // the CLI asks for wasm on Liftoff only (see cli/main.ts); a library user's process is left as it is
-    if ((globalThis as Record<symbol, unknown>)[Symbol.for("toolplane.wasmLiftoffOnly")] === true)
-      (await import("node:v8")).setFlagsFromString("--liftoff-only");
-    const { Parser: P, Language: L } = await import("web-tree-sitter");
+    // the CLI asks for wasm on Liftoff only (see cli/main.ts); a library user's process is left as
+    // it is. "set" tells the CLI that V8's flags changed, so it keeps no code cache from this run.
+    const request = Symbol.for("toolplane.wasmLiftoffOnly");
+    if ((globalThis as Record<symbol, unknown>)[request] === true) {
+      (await importModule<typeof import("node:v8")>("node:v8")).setFlagsFromString("--liftoff-only");
+      (globalThis as Record<symbol, unknown>)[request] = "set";
+    }
+    const { Parser: P, Language: L } =
+      await importModule<typeof import("web-tree-sitter")>("web-tree-sitter");
     await P.init();
     const require = createRequire(import.meta.url);
     const language: Language = await L.load(require.resolve("tree-sitter-bash/tree-sitter-bash.wasm"));

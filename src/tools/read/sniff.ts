@@ -1,5 +1,6 @@
 import { isUtf8 } from "node:buffer";
 import type { FileHandle } from "node:fs/promises";
+import { importModule } from "../../util/import-module.js";
 import { SNIFF_BYTES } from "../shared/limits.js";
 
 export type TextEncoding = "utf-8" | "utf-8-bom" | "utf-16le" | "utf-16be" | "latin1";
@@ -69,7 +70,7 @@ export async function sniffBuffer(sample: Buffer, more: boolean): Promise<Sniffe
 
 async function detectType(sample: Buffer) {
   // file-type is loaded on first use: most reads are plain text and never need it.
-  const { fileTypeFromBuffer } = await import("file-type");
+  const { fileTypeFromBuffer } = await importModule<typeof import("file-type")>("file-type");
   return fileTypeFromBuffer(sample);
 }
 

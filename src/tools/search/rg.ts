@@ -2,6 +2,7 @@ import type { ChildProcessByStdio } from "node:child_process";
 import { accessSync, constants, statSync } from "node:fs";
 import type { Readable } from "node:stream";
 import { childProcess } from "../../util/child-process.js";
+import { importModule } from "../../util/import-module.js";
 import { describeFsError, FileToolError } from "../shared/errors.js";
 
 /** rg produced more output than the caller may parse: the stream was cut, so it is not parsed. */
@@ -32,7 +33,7 @@ let ripgrep: Promise<string> | undefined;
 let ripgrepFailure: string | undefined;
 let ripgrepResolved: string | undefined;
 function ripgrepPath(): Promise<string> {
-  ripgrep ??= import("@vscode/ripgrep").then(
+  ripgrep ??= importModule<typeof import("@vscode/ripgrep")>("@vscode/ripgrep").then(
     (m) => {
       ripgrepResolved = m.rgPath;
       return m.rgPath;

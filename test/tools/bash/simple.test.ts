@@ -177,8 +177,9 @@ describe("simple command lines without the parser", () => {
       }),
       { numRuns: 5000 },
     );
-    // the property is about something: most generated lines are simple
-    expect(made).toBeGreaterThan(1500);
+    // the property is about something: about 30% of the generated lines are simple (1,487 in one
+    // run, so the line sits well below a random run's count)
+    expect(made).toBeGreaterThan(1000);
   });
 
   it("takes the everyday first commands and leaves the rest to the parser", () => {
