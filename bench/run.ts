@@ -12,6 +12,7 @@ const BENCHES = [
   "cli",
   "registry",
   "search",
+  "semantic",
   "mcp",
   "skills",
   "render",

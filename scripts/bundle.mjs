@@ -74,7 +74,9 @@ const coreFile = path.basename(Object.keys(core.metafile.outputs).find((f) => f.
 const coreText = readFileSync(path.join(chunks, coreFile), "utf8");
 // An import() compiled from the CLI's code cache has no loader on Node 20: every dynamic import
 // goes through util/import-module.ts, whose own import() is the one left in the bundle.
-const imports = coreText.match(/(?<![\w$.])import\(/g)?.length ?? 0;
+// (The local embedder's worker is source text eval'd in a thread of its own, which Node compiles
+// itself: its import(workerData...) calls are not counted.)
+const imports = coreText.match(/(?<![\w$.])import\((?!workerData\.)/g)?.length ?? 0;
 if (imports !== 1)
   throw new Error(`${coreFile}: ${imports} import() calls; import packages and files through importModule (src/util/import-module.ts)`);
 const wide = coreText.search(/[^\x00-\x7f]/);

@@ -1,4 +1,6 @@
 import type { AnyTool } from "../declare/types.js";
+import type { EmbedderConfig } from "../defer/embed/embedder.js";
+import { rankerFor } from "../defer/embed/factory.js";
 import {
   type DeferConfig,
   type DeferPlan,
@@ -19,7 +21,8 @@ import type { VisibleTool } from "./visibility.js";
 export type { VisibleTool } from "./visibility.js";
 
 /** The `defer.*` keys plus where the tools' deferral marks come from. */
-export type SessionDeferConfig = DeferConfig & { marks?: MarkRules };
+/** `embedder`: `search.embedder`, which tool_search's ranking follows (undefined: left as it is). */
+export type SessionDeferConfig = DeferConfig & { marks?: MarkRules; embedder?: EmbedderConfig };
 
 /** Where each tool of the session's last plan sits and why, with the threshold band. */
 export interface DeferralExplanation {
@@ -42,6 +45,8 @@ export interface SessionPlan {
  */
 export class SessionDeferral {
   readonly session = new DeferSession();
+  /** The plane's environment: the embedder's key and vector cache folder come from it. */
+  env: NodeJS.ProcessEnv = process.env;
   readonly searchTool: AnyTool;
   private byName = new Map<string, AnyTool>();
   /** Tools are frozen, so a tool's light entry is built once per namespace and provider. */
@@ -84,6 +89,7 @@ export class SessionDeferral {
    * here) turns deferral off: a tool listed by name that nothing can load would be lost.
    */
   plan(visible: readonly VisibleTool[], config: SessionDeferConfig, searchWithheld?: string): SessionPlan {
+    if (config.embedder !== undefined) this.session.embedWith(config.embedder, (c) => rankerFor(c, this.env));
     // off (by the key, or because tool_search is withheld): nothing is deferred, searched or
     // measured, so each tool's entry is its name alone; building search text for 10,000 tools
     // would be the whole cost of a plan that decides nothing

@@ -106,7 +106,7 @@ export class Toolplane {
       disabled: config.get("skills.disabled") as string[],
       registry: this.skills,
     };
-    if (options.env) discovery.env = options.env;
+    if (options.env) discovery.env = this.deferral.env = options.env;
     if (options.bundledSkills !== undefined) discovery.bundled = options.bundledSkills;
     if (options.progress) discovery.progress = options.progress;
     this.discovery = new SkillDiscovery(discovery);
@@ -394,5 +394,6 @@ export class Toolplane {
     this.watching = undefined;
     await (await watching?.catch(() => undefined))?.close();
     this.discovery.close();
+    await this.deferral.session.close();
   }
 }

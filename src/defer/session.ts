@@ -1,4 +1,6 @@
 import { countTokens } from "../render/tokens.js";
+import type { EmbedderConfig } from "./embed/embedder.js";
+import { type Ranking, RERANK_DEPTH, type SemanticRanker } from "./embed/semantic.js";
 import {
   type DeferConfig,
   type DeferPlan,
@@ -28,7 +30,12 @@ export interface SearchOutcome {
   hits: Hit[];
   /** Names that joined the session's loaded set by this search (already-loaded ones excluded). */
   loaded: string[];
+  /** How a query was ranked when `search.embedder` is on (a pattern, or off: not set). */
+  ranking?: Ranking;
 }
+
+/** Makes the ranker for an embedder configuration (assemble/embedder.ts); undefined for "off". */
+export type RankerFactory = (config: EmbedderConfig) => SemanticRanker | undefined;
 
 /**
  * One session's deferral: the state carried between renders (so nothing flips without a change),
@@ -44,6 +51,9 @@ export class DeferSession {
   lastSync: SyncReport = { added: [], changed: [], removed: [] };
   private readonly tokenCounts = new WeakMap<SearchEntry, number>();
   private readonly loadListeners = new Set<(names: readonly string[]) => void>();
+  /** Semantic reranking (`search.embedder`), with the configuration it was made for. */
+  private ranker: { config: string; ranker: SemanticRanker | undefined } | undefined;
+  private lastEntries: readonly SearchEntry[] = [];
 
   /** Called with the names each time tools join the loaded set; returns the unsubscribe. */
   onLoad(listener: (names: readonly string[]) => void): () => void {
@@ -72,7 +82,40 @@ export class DeferSession {
     );
     this.state = plan.state;
     this.last = plan;
+    this.lastEntries = entries;
+    this.prepareVectors();
     return plan;
+  }
+
+  /**
+   * Uses the embedder this configuration names (made by `make` when it differs from the last
+   * one; the old ranker is closed). Its tools' vectors start at once, in the background.
+   */
+  embedWith(config: EmbedderConfig, make: RankerFactory): void {
+    const key = JSON.stringify(config);
+    if (this.ranker?.config === key) return;
+    void this.ranker?.ranker?.close();
+    this.ranker = { config: key, ranker: make(config) };
+    this.prepareVectors();
+  }
+
+  /** The deferred tools' texts go to the ranker, which embeds those it has no vector for. */
+  private prepareVectors(): void {
+    const ranker = this.ranker?.ranker;
+    if (ranker === undefined || this.last === undefined) return;
+    const deferred = new Set(this.last.deferred);
+    ranker.prepare(this.lastEntries.filter((e) => deferred.has(e.name)));
+  }
+
+  /** The ranker in use, if `search.embedder` is on. */
+  get semantic(): SemanticRanker | undefined {
+    return this.ranker?.ranker;
+  }
+
+  async close(): Promise<void> {
+    const ranker = this.ranker?.ranker;
+    this.ranker = undefined;
+    await ranker?.close();
   }
 
   /**
@@ -81,6 +124,8 @@ export class DeferSession {
    */
   refresh(entries: readonly SessionEntry[]): void {
     this.pending = entries;
+    this.lastEntries = entries;
+    this.prepareVectors();
   }
 
   /** o200k tokens of an entry's text, counted once per entry object (entries are reused while a tool is unchanged). */
@@ -117,6 +162,21 @@ export class DeferSession {
     else if (req.query !== undefined) hits = this.index.search(req.query, limit, isDeferred);
     else throw new TypeError("tool_search needs a query or a pattern");
     return { hits, loaded: this.load(hits.map((h) => h.name)) };
+  }
+
+  /**
+   * search(), with a query reranked by the embedder when `search.embedder` is on: the lexical top
+   * RERANK_DEPTH reordered by the blend (semantic.ts). It never waits for the tools' vectors: until
+   * they are ready, or when the embedder fails, the answer is lexical and `ranking` says why.
+   */
+  async searchRanked(req: SearchRequest): Promise<SearchOutcome> {
+    const ranker = this.ranker?.ranker;
+    if (ranker === undefined || req.query === undefined || req.pattern !== undefined) return this.search(req);
+    const limit = req.limit ?? DEFAULT_SEARCH_LIMIT;
+    const deferred = new Set(this.last?.deferred ?? []);
+    const lexical = this.index.search(req.query, Math.max(limit, RERANK_DEPTH), (n) => deferred.has(n));
+    const { hits, ranking } = await ranker.rerank(req.query, lexical, limit);
+    return { hits, loaded: this.load(hits.map((h) => h.name)), ranking };
   }
 
   /** Adds deferred tools to the loaded set (in the given order); returns those newly added. */

@@ -48,12 +48,15 @@ export function toolSearchTool(
     description: TOOL_SEARCH_DESCRIPTION,
     parameters: toolSearchParameters,
     output: { schema: toolSearchOutput, render: renderToolSearch },
-    execute: (args): ToolSearchResult => {
+    execute: async (args): Promise<ToolSearchResult> => {
       if ((args.query === undefined) === (args.pattern === undefined)) {
         throw new Error("send exactly one of query (words) or pattern (a regular expression)");
       }
       const req = args.pattern !== undefined ? { pattern: args.pattern } : { query: args.query! };
-      const { hits, loaded } = session.search({ ...req, limit: args.limit ?? DEFAULT_SEARCH_LIMIT });
+      const { hits, loaded } = await session.searchRanked({
+        ...req,
+        limit: args.limit ?? DEFAULT_SEARCH_LIMIT,
+      });
       return {
         mode: args.pattern !== undefined ? "pattern" : "query",
         results: hits.map((h) => ({

@@ -319,6 +319,8 @@ describe("config", () => {
       thresholdTokens: null,
       resident: [],
       native: true,
+      // tool_search's ranking: lexical unless set
+      embedder: "off",
     });
     const set = deferConfigFrom(
       loadConfig({

@@ -1,10 +1,14 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import type { Toolplane } from "../../assemble/index.js";
+import type { EmbedderConfig } from "../../defer/embed/embedder.js";
+import { rankerFor } from "../../defer/embed/factory.js";
+import { RERANK_DEPTH, type SemanticRanker } from "../../defer/embed/semantic.js";
 import { Bm25fIndex } from "../../defer/search/bm25f.js";
 import type { SearchEntry } from "../../defer/search/entry.js";
 import { entryFromJson, entryFromTool } from "../../defer/search/from-tool.js";
 import { NO_FIT_THRESHOLD } from "../../defer/selection.js";
-import { type CommonOptions, printJson, printJsonLine, UsageError } from "../common.js";
+import { type CommonOptions, printJson, printJsonLine, say, UsageError } from "../common.js";
 import { openToolplane } from "../open.js";
 
 interface SearchOptions extends CommonOptions {
@@ -25,17 +29,33 @@ export const action = async (query: string | undefined, opts: SearchOptions) => 
   if (opts.queries === undefined && (query === undefined || query.trim() === "")) {
     throw new UsageError("give a QUERY to search for (or --tools FILE --queries FILE for a batch)");
   }
-  const index = new Bm25fIndex();
-  index.sync(opts.tools !== undefined ? readToolsFile(opts.tools) : await catalogEntries(opts));
-  if (opts.queries !== undefined) {
-    for (const { id, query: q } of readQueriesFile(opts.queries)) {
-      printJsonLine({ id, results: rank(index, q, limit) });
+  const plane = await openToolplane(opts);
+  let ranker: SemanticRanker | undefined;
+  try {
+    const entries = opts.tools !== undefined ? readToolsFile(opts.tools) : await catalogEntries(plane);
+    const index = new Bm25fIndex();
+    index.sync(entries);
+    ranker = rankerFor(plane.config.get("search.embedder") as EmbedderConfig);
+    if (ranker !== undefined) {
+      // one process, one answer: the CLI waits for the tools' vectors (from the disk cache when
+      // it has them); a host's tool_search never does
+      say(`embedding ${entries.length} tools with ${ranker.embedder.id} (cached ones are read from disk)`);
+      ranker.prepare(entries);
+      await ranker.settled();
     }
-    return;
+    const search = (q: string) => rank(index, ranker, q, limit);
+    if (opts.queries !== undefined) {
+      for (const { id, query: q } of readQueriesFile(opts.queries))
+        printJsonLine({ id, ...(await search(q)) });
+      return;
+    }
+    const answer = await search(query!);
+    if (opts.json) printJson({ query, ...answer });
+    else process.stdout.write(formatResults(answer));
+  } finally {
+    await ranker?.close();
+    await plane.close();
   }
-  const results = rank(index, query!, limit);
-  if (opts.json) printJson({ query, results });
-  else process.stdout.write(formatResults(results));
 };
 
 /**
@@ -43,15 +63,26 @@ export const action = async (query: string | undefined, opts: SearchOptions) => 
  * each tool the query covers); `score` is the 0-1 fit that says whether anything fits at all
  * (over NO_FIT_THRESHOLD), and need not fall monotonically down the list.
  */
-function rank(index: Bm25fIndex, query: string, limit: number) {
+async function rank(index: Bm25fIndex, ranker: SemanticRanker | undefined, query: string, limit: number) {
   const round = (x: number) => Math.round(x * 10_000) / 10_000;
-  return index
-    .search(query, limit)
-    .map((h) => ({ name: h.name, score: round(h.score), relevance: round(h.raw) }));
+  const lexical = index.search(query, ranker ? Math.max(limit, RERANK_DEPTH) : limit);
+  const { hits, ranking } = ranker
+    ? await ranker.rerank(query, lexical, limit)
+    : { hits: lexical, ranking: undefined };
+  return {
+    results: hits.map((h) => ({ name: h.name, score: round(h.score), relevance: round(h.raw) })),
+    ...(ranking ? { ranking } : {}),
+  };
 }
 
-function formatResults(results: ReturnType<typeof rank>): string {
-  if (results.length === 0) return "no tool matches\n";
+function formatResults({ results, ranking }: Awaited<ReturnType<typeof rank>>): string {
+  const how =
+    ranking === undefined
+      ? ""
+      : ranking.kind === "hybrid"
+        ? "ranking: hybrid (lexical top 100 reranked by the embedder)\n"
+        : `ranking: lexical (${ranking.reason})\n`;
+  if (results.length === 0) return `${how}no tool matches\n`;
   const rel = results.map((r) => r.relevance.toFixed(4));
   const width = Math.max("relevance".length, ...rel.map((r) => r.length));
   const lines = [
@@ -59,7 +90,7 @@ function formatResults(results: ReturnType<typeof rank>): string {
   ];
   for (const [i, r] of results.entries())
     lines.push(`${rel[i]!.padStart(width)}  ${r.score.toFixed(4)}  ${r.name}`);
-  return `${lines.join("\n")}\n`;
+  return `${how}${lines.join("\n")}\n`;
 }
 
 function parseLimit(value: string): number {
@@ -69,17 +100,12 @@ function parseLimit(value: string): number {
   return n;
 }
 
-async function catalogEntries(opts: CommonOptions): Promise<SearchEntry[]> {
-  const plane = await openToolplane(opts);
-  try {
-    const snapshot = await plane.toolSnapshot();
-    const disabled = new Set(plane.config.get("tools.disabled") as string[]);
-    return snapshot.entries
-      .filter((e) => !disabled.has(e.name))
-      .map((e) => entryFromTool(e.entry, e.namespace));
-  } finally {
-    await plane.close();
-  }
+async function catalogEntries(plane: Toolplane): Promise<SearchEntry[]> {
+  const snapshot = await plane.toolSnapshot();
+  const disabled = new Set(plane.config.get("tools.disabled") as string[]);
+  return snapshot.entries
+    .filter((e) => !disabled.has(e.name))
+    .map((e) => entryFromTool(e.entry, e.namespace));
 }
 
 function readText(file: string, flag: string): string {

@@ -14,7 +14,7 @@ import {
 } from "node:fs/promises";
 import { endianness } from "node:os";
 import path from "node:path";
-import { toolplaneCacheDir } from "../../util/paths.js";
+import { ownCacheDir } from "../../util/own-cache-dir.js";
 import { CHUNK_BYTES, LineIndex, readFully } from "./line-index.js";
 import type { TextEncoding } from "./sniff.js";
 
@@ -63,24 +63,7 @@ interface Header {
 const sha256 = (data: Buffer | string) => createHash("sha256").update(data).digest("hex");
 
 /** The store's folder, created 0700 and checked to be the user's own; undefined when unusable. */
-async function storeDir(env: NodeJS.ProcessEnv): Promise<string | undefined> {
-  const root = toolplaneCacheDir(env);
-  if (root === undefined) return undefined;
-  const dir = path.join(root, "line-index");
-  try {
-    await mkdir(dir, { recursive: true, mode: 0o700 });
-    for (const d of [root, dir]) {
-      const st = await lstat(d);
-      if (!st.isDirectory() || st.isSymbolicLink()) return undefined;
-      // another user's folder, or one they may write to, could hand us indexes: not used
-      if (typeof process.getuid === "function" && st.uid !== process.getuid()) return undefined;
-      if ((st.mode & 0o077) !== 0) await chmod(d, 0o700);
-    }
-    return dir;
-  } catch {
-    return undefined;
-  }
-}
+const storeDir = (env: NodeJS.ProcessEnv) => ownCacheDir(env, "line-index");
 
 const sidecarName = (real: string) => `${sha256(real).slice(0, 40)}.idx`;
 

@@ -1,0 +1,28 @@
+import { describe, expect, it } from "vitest";
+import { cosine } from "../../../src/defer/embed/embedder.js";
+import { localEmbedder } from "../../../src/defer/embed/local.js";
+
+// The real model (a dev dependency; an optional peer for users), in its worker thread.
+describe("the local embedder (all-MiniLM-L6-v2)", () => {
+  it("embeds in a worker: unit vectors of 384, closer for texts that mean the same", async () => {
+    const e = localEmbedder();
+    try {
+      const [weather, rain, money] = await e.embed([
+        "Gets the weather forecast for a city",
+        "will it rain in Paris tomorrow?",
+        "Converts an amount between two currencies",
+      ]);
+      expect(weather!.length).toBe(384);
+      expect(cosine(weather!, weather!)).toBeCloseTo(1, 3);
+      expect(cosine(weather!, rain!)).toBeGreaterThan(cosine(rain!, money!) + 0.1);
+      // the main thread stays free while it works: a timer fires during an embed
+      let ticks = 0;
+      const timer = setInterval(() => ticks++, 5);
+      await e.embed(Array.from({ length: 40 }, (_, i) => `tool number ${i} does a thing with files`));
+      clearInterval(timer);
+      expect(ticks).toBeGreaterThan(3);
+    } finally {
+      await e.close();
+    }
+  }, 120_000);
+});
