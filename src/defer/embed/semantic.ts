@@ -41,6 +41,7 @@ export function embeddingText(entry: SearchEntry): string {
 export class SemanticRanker {
   private readonly store: VectorStore;
   private readonly keys = new Map<string, string>();
+  private readonly texts = new WeakMap<SearchEntry, { text: string; key: string }>();
   private queue = new Map<string, string>();
   private running: Promise<void> | undefined;
   private failure: { message: string; at: number } | undefined;
@@ -53,13 +54,21 @@ export class SemanticRanker {
     this.store = new VectorStore(embedder.id, env);
   }
 
-  /** The searchable tools now: those without a vector are embedded in the background. */
+  /**
+   * The searchable tools now: those without a vector are embedded in the background. An entry
+   * object the session passed before (a tool unchanged) is not hashed again: every plan of 10,000
+   * deferred tools passes them all.
+   */
   prepare(entries: readonly SearchEntry[]): void {
     for (const entry of entries) {
-      const text = embeddingText(entry);
-      const key = textKey(text);
-      this.keys.set(entry.name, key);
-      if (this.store.get(key) === undefined) this.queue.set(key, text);
+      let known = this.texts.get(entry);
+      if (known === undefined) {
+        const text = embeddingText(entry);
+        known = { text, key: textKey(text) };
+        this.texts.set(entry, known);
+      }
+      this.keys.set(entry.name, known.key);
+      if (this.store.get(known.key) === undefined) this.queue.set(known.key, known.text);
     }
     if (this.failure !== undefined && Date.now() - this.failure.at < RETRY_MS) return;
     this.running ??= this.drain().finally(() => {

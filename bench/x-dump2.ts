@@ -1,0 +1,13 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { localEmbedder } from "../src/defer/embed/local.js";
+import { findDataDir, loadRetrievalSet } from "./search-data.js";
+const set = loadRetrievalSet(findDataDir());
+const d = JSON.parse(readFileSync("/tmp/semx/vecs.json", "utf8"));
+const e = localEmbedder();
+const clean = (t: string) => t.replace(/"[^"]*"|'[^']*'/g, " ").replace(/\$?\d+([.,]\d+)*%?/g, " ").replace(/\s+/g, " ").trim();
+d.qclean = (await e.embed(set.queries.map((q) => clean(q.text) || q.text))).map((v) => Array.from(v));
+const human = (n: string) => n.replace(/[_.-]+/g, " ").replace(/([a-z])([A-Z])/g, "$1 $2");
+d.out.nd1 = (await e.embed(set.catalog.map((fn) => `${human(fn.name)}: ${fn.description.split(/(?<=\.)\s/)[0]}`))).map((v) => Array.from(v));
+writeFileSync("/tmp/semx/vecs.json", JSON.stringify(d));
+await e.close();
+console.log(set.queries.slice(0, 3).map((q) => clean(q.text)));
