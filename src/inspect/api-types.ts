@@ -177,6 +177,8 @@ export interface SearchView {
   results: Array<{ name: string; score: number; relevance: number; residency: string }>;
   /** How many tools were ranked. */
   searched: number;
+  /** With search.embedder on, over the deferred tools: how the query was ranked, as tool_search ranks it. */
+  ranking?: { kind: "lexical" | "hybrid"; reason?: string; vectors: { ready: number; total: number } };
   /** With run: what tool_search returned to the model, and what it loaded. */
   ran?: CallView;
 }

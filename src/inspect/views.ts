@@ -1,6 +1,7 @@
 import type { Toolplane } from "../assemble/index.js";
 import { reportProblems } from "../assemble/problems.js";
 import type { AnyTool } from "../declare/types.js";
+import { RERANK_DEPTH } from "../defer/embed/semantic.js";
 import { Bm25fIndex, entryFromTool, TOOL_SEARCH_NAME } from "../defer/index.js";
 import { compilePattern } from "../defer/session.js";
 import { evalSelection } from "../eval/selection.js";
@@ -138,12 +139,17 @@ export async function searchView(plane: Toolplane, req: SearchRequest): Promise<
     searched = entries.length;
   }
   const mode = req.pattern !== undefined ? "pattern" : "query";
-  const hits =
+  // over the deferred tools with search.embedder on, the blend tool_search ranks by
+  const semantic = over === "deferred" && mode === "query" ? plane.deferral.session.semantic : undefined;
+  let hits =
     req.pattern !== undefined
       ? index.searchRegex(compilePattern(req.pattern), limit, filter)
-      : index.search(req.query ?? "", limit, filter);
+      : index.search(req.query ?? "", semantic ? Math.max(limit, RERANK_DEPTH) : limit, filter);
+  let ranking: SearchView["ranking"];
+  if (semantic) ({ hits, ranking } = await semantic.rerank(req.query ?? "", hits, limit));
   const round = (x: number) => Math.round(x * 10_000) / 10_000;
   return {
+    ...(ranking ? { ranking } : {}),
     mode,
     over,
     results: hits.map((h) => ({

@@ -3,6 +3,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Toolplane } from "../../../src/index.js";
+import { searchView } from "../../../src/inspect/views.js";
 import { CLI, runCli } from "../../helpers/cli.js";
 import { tempProject } from "../../helpers/tmp.js";
 
@@ -61,6 +62,10 @@ describe("search.embedder on the user's path", () => {
     try {
       await plane.catalog("anthropic");
       await plane.deferral.session.semantic?.settled();
+      // the inspector's search over the deferred tools ranks as tool_search does (loading nothing)
+      const view = await searchView(plane, { query: "replace text in a file" });
+      expect(view.ranking?.kind).toBe("hybrid");
+      expect(view.results[0]?.name).toBe("edit");
       const before = inputs.length;
       const r = await plane.call("tool_search", { query: "find files whose name matches a pattern" });
       expect(r.isError).toBe(false);
