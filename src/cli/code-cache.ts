@@ -63,10 +63,11 @@ export function requireWithCodeCache<T>(file: string, cache: CodeCacheFile | und
   const cached = cache === undefined ? undefined : readOwnCache(cache.path);
   const internals = Module as ModuleInternals;
   // Node's own wrapper, with one more parameter: this module's import(), which code compiled from
-  // a cache cannot make itself (util/import-module.ts)
+  // a cache cannot make itself (util/import-module.ts). On a line of its own, so that the file's
+  // lines and columns in a stack trace are the file's.
   const script = new vm.Script(
-    `(function (exports, require, module, __filename, __dirname, __toolplaneImport) { ${source}\n});`,
-    { filename: file, ...(cached ? { cachedData: cached } : {}) },
+    `(function (exports, require, module, __filename, __dirname, __toolplaneImport) {\n${source}\n});`,
+    { filename: file, lineOffset: -1, ...(cached ? { cachedData: cached } : {}) },
   );
   const mod = new Module(file) as unknown as NodeModule;
   mod.filename = file;

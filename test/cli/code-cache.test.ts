@@ -160,3 +160,17 @@ describe("the CLI with its code cache", () => {
     expect(cacheFiles(home)).toEqual([made]);
   });
 });
+
+describe("stack traces through the loader", () => {
+  it("name the module's own lines and columns", () => {
+    const { dir, file, cache } = setup();
+    // on the first line, where a wrapper on the same line would move the column
+    writeFileSync(file, `exports.where = () => new Error("x").stack;\nexports.load = async () => "";\n`);
+    writeFileSync(
+      path.join(dir, "trace.mjs"),
+      `import { requireWithCodeCache } from ${JSON.stringify(LOADER)};\nconsole.log(requireWithCodeCache(process.argv[2], { path: process.argv[3], replaces: () => false }).exports.where());\n`,
+    );
+    const r = spawnSync(process.execPath, [path.join(dir, "trace.mjs"), file, cache], { encoding: "utf8" });
+    expect(r.stdout).toContain(`${file}:1:23)`);
+  });
+});
