@@ -18,6 +18,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // each file's temp dirs are removed after it (test/helpers/tmp.ts)
+    setupFiles: ["test/setup/temp-cleanup.ts"],
     // global.gc: a test proves an adapter's tool set, once dropped, stops following its plane
     poolOptions: { forks: { execArgv: ["--expose-gc"] } },
     // the read tool keeps line indexes of large files on disk: in a folder of this run's own, not

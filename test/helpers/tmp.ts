@@ -1,10 +1,22 @@
-import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
-/** A fresh temp dir (realpath, so symlinked /tmp does not confuse path checks). */
+/**
+ * The temp dirs this test file made, removed after it (test/setup/temp-cleanup.ts): they had piled
+ * up to 50,000 in /tmp. Not at process exit: vitest's fork pool ends a worker without an 'exit'.
+ */
+const made: string[] = [];
+
+export function removeTempDirs(): void {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true, maxRetries: 2 });
+}
+
+/** A fresh temp dir (realpath, so symlinked /tmp does not confuse path checks); removed after the file. */
 export function tempDir(prefix = "tp-"): string {
-  return realpathSync(mkdtempSync(path.join(tmpdir(), prefix)));
+  const dir = realpathSync(mkdtempSync(path.join(tmpdir(), prefix)));
+  made.push(dir);
+  return dir;
 }
 
 /** Writes files below `root`, creating folders; returns root. */
