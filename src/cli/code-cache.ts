@@ -15,6 +15,7 @@ import {
 import Module, { createRequire } from "node:module";
 import path from "node:path";
 import vm from "node:vm";
+import { ownedByMe } from "../util/owned-by-me.js";
 
 /** A CommonJS module compiled with V8's code cache; `save()` keeps the cache for the next process. */
 export interface CachedModule<T> {
@@ -133,8 +134,6 @@ function ownFolder(dir: string): boolean {
   const st = lstatSync(dir);
   return st.isDirectory() && ownedByMe(st.uid) && (st.mode & 0o022) === 0;
 }
-
-const ownedByMe = (uid: number) => typeof process.getuid !== "function" || process.getuid() === uid;
 
 /**
  * Written after the command ran, so the cache holds the functions it compiled, not only the

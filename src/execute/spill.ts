@@ -16,6 +16,7 @@ import {
 } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { ownedByMe } from "../util/owned-by-me.js";
 
 /** Default parent of session directories: per user, so two users never share one. */
 export function defaultSpillBase(): string {
@@ -174,10 +175,6 @@ const OWNER_FILE = ".owner";
 
 /** What createDir names a session directory: a label, a dash, mkdtemp's six characters. */
 const SESSION_DIR = /^[a-zA-Z0-9_-]{1,40}-[a-zA-Z0-9]{6}$/;
-
-function ownedByMe(uid: number): boolean {
-  return typeof process.getuid !== "function" || process.getuid() === uid;
-}
 
 /** Whether a session folder's owning process still runs; "none" when it has no marker. */
 async function ownerOf(dir: string): Promise<"alive" | "gone" | "none"> {

@@ -1,5 +1,6 @@
 import { chmod, lstat, mkdir } from "node:fs/promises";
 import path from "node:path";
+import { ownedByMe } from "./owned-by-me.js";
 import { toolplaneCacheDir } from "./paths.js";
 
 /**
@@ -17,7 +18,7 @@ export async function ownCacheDir(env: NodeJS.ProcessEnv, sub: string): Promise<
     for (const d of [root, dir]) {
       const st = await lstat(d);
       if (!st.isDirectory() || st.isSymbolicLink()) return undefined;
-      if (typeof process.getuid === "function" && st.uid !== process.getuid()) return undefined;
+      if (!ownedByMe(st.uid)) return undefined;
       if ((st.mode & 0o077) !== 0) await chmod(d, 0o700);
     }
     return dir;

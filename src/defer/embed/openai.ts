@@ -1,4 +1,8 @@
+import { OutputTooLargeError, readLimited } from "../../execute/errors.js";
 import { type Embedder, EmbedderError, unit } from "./embedder.js";
+
+/** 64 vectors of 8,192 numbers as JSON are ~10 MB: an answer past this is not embeddings. */
+const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
 
 export interface OpenAiEmbedderOptions {
   /** API base: requests go to `{url}/embeddings`. */
@@ -37,8 +41,14 @@ export function openAiEmbedder(options: OpenAiEmbedderOptions): Embedder {
         signal: AbortSignal.any(signals),
       });
       status = response.status;
-      text = await response.text();
+      // a peer's answer is read only up to what the vectors asked for can take
+      const body = response.body as AsyncIterable<Uint8Array> | null;
+      text = body ? (await readLimited(body, MAX_ANSWER_BYTES)).toString("utf8") : "";
     } catch (error) {
+      if (error instanceof OutputTooLargeError)
+        throw new EmbedderError(
+          `${url} answered more than ${MAX_ANSWER_BYTES} bytes: check search.embedder.url`,
+        );
       const timedOut = (error as Error).name === "TimeoutError";
       const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message;
       throw new EmbedderError(

@@ -9,6 +9,8 @@ export const RERANK_DEPTH = 100;
 export const LEXICAL_WEIGHT = 0.3;
 /** Texts per embed call in the background: the local model took 115 ms a tool in calls of 32, 23 in calls of 256. */
 const BATCH = 256;
+/** The most a search waits for its query's vector before it answers lexically. */
+export const QUERY_TIMEOUT_MS = 5_000;
 /** After the embedder failed, the background waits this long before it tries again. */
 const RETRY_MS = 30_000;
 
@@ -40,7 +42,7 @@ export function embeddingText(entry: SearchEntry): string {
  */
 export class SemanticRanker {
   private readonly store: VectorStore;
-  private readonly keys = new Map<string, string>();
+  private keys = new Map<string, string>();
   private readonly texts = new WeakMap<SearchEntry, { text: string; key: string }>();
   private queue = new Map<string, string>();
   private running: Promise<void> | undefined;
@@ -60,6 +62,10 @@ export class SemanticRanker {
    * deferred tools passes them all.
    */
   prepare(entries: readonly SearchEntry[]): void {
+    // the current tools only: names a server dropped, and texts it changed before they were
+    // embedded, leave the maps, so a peer that renames its tools on every list grows nothing here
+    const keys = new Map<string, string>();
+    const queue = new Map<string, string>();
     for (const entry of entries) {
       let known = this.texts.get(entry);
       if (known === undefined) {
@@ -67,9 +73,16 @@ export class SemanticRanker {
         known = { text, key: textKey(text) };
         this.texts.set(entry, known);
       }
-      this.keys.set(entry.name, known.key);
-      if (this.store.get(known.key) === undefined) this.queue.set(known.key, known.text);
+      keys.set(entry.name, known.key);
+      if (this.store.get(known.key) === undefined) queue.set(known.key, known.text);
     }
+    this.keys = keys;
+    this.queue = queue;
+    this.resume();
+  }
+
+  /** Starts the background again, unless it failed less than RETRY_MS ago. */
+  private resume(): void {
     if (this.failure !== undefined && Date.now() - this.failure.at < RETRY_MS) return;
     this.running ??= this.drain().finally(() => {
       this.running = undefined;
@@ -130,15 +143,25 @@ export class SemanticRanker {
     });
     if (candidates.length === 0) return { hits: [], ranking: { kind: "hybrid", vectors } };
     if (ready < candidates.length) {
-      this.prepare([]);
+      this.resume();
       const why = this.failure
         ? `the embedder failed: ${this.failure.message}`
         : "the tools' vectors are not ready yet";
       return lexical(`${why} (${ready} of ${candidates.length} candidates embedded)`);
     }
     let q: Float32Array;
+    // the one embed on the request path: bounded for every embedder (the local worker has no
+    // timeout of its own), so a stuck model costs a search QUERY_TIMEOUT_MS, never a hang
+    const deadline = AbortSignal.timeout(QUERY_TIMEOUT_MS);
     try {
-      [q] = (await this.embedder.embed([query])) as [Float32Array];
+      [q] = (await Promise.race([
+        this.embedder.embed([query], deadline),
+        new Promise<never>((_, reject) =>
+          deadline.addEventListener("abort", () =>
+            reject(new Error(`no answer within ${QUERY_TIMEOUT_MS} ms`)),
+          ),
+        ),
+      ])) as [Float32Array];
     } catch (error) {
       return lexical(`the query could not be embedded: ${(error as Error).message}`);
     }

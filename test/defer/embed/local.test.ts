@@ -1,6 +1,9 @@
+import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { cosine } from "../../../src/defer/embed/embedder.js";
 import { localEmbedder } from "../../../src/defer/embed/local.js";
+import { CLI } from "../../helpers/cli.js";
+import { tempProject } from "../../helpers/tmp.js";
 
 // The real model (a dev dependency; an optional peer for users), in its worker thread.
 describe("the local embedder (all-MiniLM-L6-v2)", () => {
@@ -24,5 +27,22 @@ describe("the local embedder (all-MiniLM-L6-v2)", () => {
     } finally {
       await e.close();
     }
+  }, 120_000);
+
+  it("through the built CLI: toolplane search ranks with it (the worker started from the bundled core)", async () => {
+    const p = tempProject({ "a.txt": "x\n" });
+    const env = { ...p.env, TOOLPLANE_CACHE_DIR: `${p.root}/cache` };
+    const args = [CLI, "search", "change some text inside a file", "--json", "--cwd", p.repo];
+    const out = await new Promise<string>((resolve) => {
+      const child = spawn(process.execPath, [...args, "--set", 'search.embedder={"kind":"local"}'], { env });
+      let text = "";
+      child.stdout.on("data", (c) => {
+        text += c;
+      });
+      child.on("close", () => resolve(text));
+    });
+    const answer = JSON.parse(out);
+    expect(answer.ranking).toMatchObject({ kind: "hybrid" });
+    expect(answer.results[0].name).toBe("edit");
   }, 120_000);
 });

@@ -20,6 +20,7 @@ beforeAll(async () => {
       seen.push({ ...(req.headers.authorization ? { auth: req.headers.authorization } : {}), body });
       const vectors = body.input.map((t, i) => ({ index: i, embedding: [t.length, 1, 0] }));
       if (body.model === "slow") return; // never answers
+      if (body.model === "huge") return res.writeHead(200).end(Buffer.alloc(33 * 1024 * 1024, 32));
       if (body.model === "refuse") return res.writeHead(401).end("bad key");
       if (body.model === "garbage") return res.writeHead(200).end("<html>");
       if (body.model === "short") return res.writeHead(200).end(JSON.stringify({ data: vectors.slice(1) }));
@@ -60,6 +61,7 @@ describe("the OpenAI-compatible embedder against a loopback server", () => {
     await expect(fail("refuse")).rejects.toThrow(/answered 401: set the API key \(search.embedder.apiKeyEnv/);
     await expect(fail("garbage")).rejects.toThrow(/did not answer JSON/);
     await expect(fail("short")).rejects.toThrow(/without 2 embeddings/);
+    await expect(fail("huge", base, 10_000)).rejects.toThrow(/answered more than 33554432 bytes/);
     await expect(fail("m", "http://127.0.0.1:9/v1")).rejects.toThrow(
       /cannot reach .* check search.embedder.url/,
     );

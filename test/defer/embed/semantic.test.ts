@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { type Embedder, EmbedderError, unit } from "../../../src/defer/embed/embedder.js";
-import { embeddingText, SemanticRanker } from "../../../src/defer/embed/semantic.js";
+import { embeddingText, QUERY_TIMEOUT_MS, SemanticRanker } from "../../../src/defer/embed/semantic.js";
 import { Bm25fIndex } from "../../../src/defer/search/bm25f.js";
 import type { SearchEntry } from "../../../src/defer/search/entry.js";
 import { DeferSession } from "../../../src/defer/session.js";
@@ -73,6 +73,24 @@ describe("the semantic ranker", () => {
     expect(ranking.reason).toMatch(/the embedder failed: the fake is down/);
     expect(ranker.lastFailure).toBe("the fake is down");
   });
+
+  it("a query whose vector does not come within QUERY_TIMEOUT_MS is answered lexically", async () => {
+    const { embedder } = fakeEmbedder();
+    const stuck: Embedder = {
+      ...embedder,
+      embed: (texts, signal) =>
+        texts.length === 1 && texts[0] === "rain" ? new Promise(() => {}) : embedder.embed(texts, signal),
+    };
+    const ranker = new SemanticRanker(stuck, env());
+    ranker.prepare(TOOLS);
+    await ranker.settled();
+    const index = new Bm25fIndex();
+    index.sync(TOOLS);
+    const t0 = Date.now();
+    const { ranking } = await ranker.rerank("rain", index.search("rain", 100), 3);
+    expect(Date.now() - t0).toBeLessThan(QUERY_TIMEOUT_MS + 2000);
+    expect(ranking.reason).toMatch(/the query could not be embedded: no answer within/);
+  }, 15_000);
 
   it("a second ranker reads the vectors from disk and embeds only the texts that changed", async () => {
     const e = env();
