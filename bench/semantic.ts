@@ -3,12 +3,14 @@ import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { localEmbedder } from "../src/defer/embed/local.js";
-import { SemanticRanker } from "../src/defer/embed/semantic.js";
+import { embeddingText, SemanticRanker } from "../src/defer/embed/semantic.js";
+import { textKey, VectorStore } from "../src/defer/embed/vector-store.js";
 import { Bm25fIndex, type Hit } from "../src/defer/search/bm25f.js";
 import type { SearchEntry } from "../src/defer/search/entry.js";
-import { emit, type Figure, peakRssMiB, percentile, progress, round } from "./lib.js";
+import { emit, type Figure, median, peakRssMiB, percentile, progress, round } from "./lib.js";
 import { type BfclFunction, findDataDir, loadRetrievalSet, paramText } from "./search-data.js";
 import { auroc, quality } from "./search-metrics.js";
+import { makeTool } from "./tool-set.js";
 
 // Semantic tool search (issue 29) on the development split of data/README.md: the lexical
 // ranking and the hybrid one (lexical top 100 reranked by 0.3 lexical + 0.7 cosine of
@@ -41,6 +43,37 @@ async function main(): Promise<void> {
   await ranker.settled();
   const warmMs = performance.now() - t;
 
+  // warm at 10,000 tools, measured rather than scaled: their vectors (made up: the cost read is
+  // the cache's, not the model's) written to the disk cache first, then new rankers read them
+  const many: SearchEntry[] = Array.from({ length: 10_000 }, (_, i) => {
+    const t = makeTool(i);
+    return { name: t.name, description: t.description };
+  });
+  const seeded = new VectorStore(ranker.embedder.id, env);
+  await seeded.load();
+  await seeded.add(
+    many.map((e, i) => {
+      const v = new Float32Array(384).map((_, d) => Math.sin(i * 7 + d));
+      return [textKey(embeddingText(e)), v] as const;
+    }),
+  );
+  const warmMany: number[] = [];
+  for (let r = 0; r < 5; r++) {
+    const again = new SemanticRanker(
+      {
+        id: ranker.embedder.id,
+        embed: async () => Promise.reject(new Error("not cached")),
+        close: async () => {},
+      },
+      env,
+    );
+    const t1 = performance.now();
+    again.prepare(many);
+    await again.settled();
+    warmMany.push(performance.now() - t1);
+    if (again.lastFailure) throw new Error(`10,000 warm: ${again.lastFailure}`);
+  }
+
   const evaluate = async (rank: (q: string) => Promise<Hit[]>) => {
     const ranks: number[] = [];
     const fits: number[] = [];
@@ -70,17 +103,19 @@ async function main(): Promise<void> {
   });
   await ranker.close();
 
-  const goals: Record<string, number | undefined> = { r1: 0.78, r5: 0.95 };
+  // the no-fit AUROC's goal is the lexical figure of this run ("no worse than lexical")
+  const goals: Record<string, number | undefined> = { r1: 0.78, r5: 0.95, auroc: lexical.auroc };
   const figures: Figure[] = [];
   for (const key of ["r1", "r5", "r10", "ndcg10", "auroc"] as const) {
     const goal = goals[key];
+    const digits = key === "auroc" ? 4 : 3;
     figures.push({
       name: `${key} hybrid (local all-MiniLM-L6-v2)`,
-      value: round(hybrid[key]),
+      value: round(hybrid[key], digits),
       unit: "",
-      ...(goal !== undefined ? { goal: `>= ${goal}`, ok: hybrid[key] >= goal } : {}),
+      ...(goal !== undefined ? { goal: `>= ${round(goal, digits)}`, ok: hybrid[key] >= goal } : {}),
     });
-    figures.push({ name: `${key} lexical`, value: round(lexical[key]), unit: "", note: "same run" });
+    figures.push({ name: `${key} lexical`, value: round(lexical[key], digits), unit: "", note: "same run" });
   }
   figures.push(
     {
@@ -105,6 +140,12 @@ async function main(): Promise<void> {
       name: `embed the catalog warm (${entries.length} tools, from the disk cache)`,
       value: round(warmMs, 1),
       unit: "ms",
+    },
+    {
+      name: "embed 10,000 tools warm (all in the disk cache), median of 5",
+      value: round(median(warmMany), 1),
+      unit: "ms",
+      note: "the file read and each text hashed; cold at 10,000 is the per-tool rate above times 10,000",
     },
     { name: "peak RSS", value: round(peakRssMiB(), 1), unit: "MiB" },
   );

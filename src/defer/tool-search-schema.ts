@@ -39,6 +39,17 @@ export const toolSearchOutput = z.object({
   loaded: z.array(z.string()),
   /** How many deferred tools were searched (0: nothing is deferred here). */
   searched: z.number().int().nonnegative().optional(),
+  /**
+   * How a query was ranked, present only when `search.embedder` is on: "hybrid" (reranked by the
+   * embedder) or "lexical" with the reason (the tools' vectors not ready yet, the embedder down).
+   */
+  ranking: z
+    .object({
+      kind: z.enum(["lexical", "hybrid"]),
+      reason: z.string().optional(),
+      vectors: z.object({ ready: z.number().int().nonnegative(), total: z.number().int().nonnegative() }),
+    })
+    .optional(),
 });
 
 export type ToolSearchResult = z.infer<typeof toolSearchOutput>;

@@ -53,7 +53,7 @@ export function toolSearchTool(
         throw new Error("send exactly one of query (words) or pattern (a regular expression)");
       }
       const req = args.pattern !== undefined ? { pattern: args.pattern } : { query: args.query! };
-      const { hits, loaded } = await session.searchRanked({
+      const { hits, loaded, ranking } = await session.searchRanked({
         ...req,
         limit: args.limit ?? DEFAULT_SEARCH_LIMIT,
       });
@@ -67,6 +67,7 @@ export function toolSearchTool(
         })),
         loaded,
         searched: session.current?.deferred.length ?? 0,
+        ...(ranking ? { ranking } : {}),
       };
     },
     concurrencySafe: false,

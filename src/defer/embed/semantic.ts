@@ -1,5 +1,6 @@
 import type { Hit } from "../search/bm25f.js";
 import type { SearchEntry } from "../search/entry.js";
+import { NO_FIT_THRESHOLD } from "../selection.js";
 import { cosine, type Embedder } from "./embedder.js";
 import { textKey, VectorStore } from "./vector-store.js";
 
@@ -168,14 +169,20 @@ export class SemanticRanker {
     const cos = candidates.map((h) => cosine(q, this.vectorOf(h.name)!));
     const lex = scaled(candidates.map((h) => h.raw));
     const sem = scaled(cos);
+    // The fit's verdict survives the reorder: when the lexical best hit fits, the hits that fit
+    // stay ahead of those that do not, so a reorder never turns a fitting answer into "none of
+    // these fits" (what the model reads under NO_FIT_THRESHOLD). Without this the no-fit AUROC
+    // fell under the lexical one (0.848 against 0.849; with it 0.849, R@1 unchanged).
+    const guard = candidates[0]!.score >= NO_FIT_THRESHOLD;
     const blended = candidates.map((h, i) => ({
       ...h,
       raw: LEXICAL_WEIGHT * lex[i]! + (1 - LEXICAL_WEIGHT) * sem[i]!,
       at: i,
+      tier: guard && h.score < NO_FIT_THRESHOLD ? 1 : 0,
     }));
     // ties keep the lexical order, so the same inputs give the same order every time
-    blended.sort((a, b) => b.raw - a.raw || a.at - b.at);
-    const ranked = [...blended.map(({ at: _, ...h }) => h), ...hits.slice(RERANK_DEPTH)];
+    blended.sort((a, b) => a.tier - b.tier || b.raw - a.raw || a.at - b.at);
+    const ranked = [...blended.map(({ at: _, tier: __, ...h }) => h), ...hits.slice(RERANK_DEPTH)];
     return { hits: ranked.slice(0, limit), ranking: { kind: "hybrid", vectors } };
   }
 

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { appendFile, readFile, stat } from "node:fs/promises";
+import { endianness } from "node:os";
 import path from "node:path";
 import { ownCacheDir } from "../../util/own-cache-dir.js";
 
@@ -11,6 +12,8 @@ const KEY_BYTES = 32;
 const MAX_DIMS = 8192;
 /** Past this the file takes no more records (10,000 tools of 1,536 dimensions are 61 MiB). */
 const MAX_FILE_BYTES = 256 * 1024 * 1024;
+/** The file's floats are little-endian: on such a machine a record's bytes are the array's. */
+const NATIVE_LE = endianness() === "LE";
 
 /**
  * Tool vectors cached on disk, one file per model, keyed by the hash of the text embedded: a
@@ -57,7 +60,10 @@ export class VectorStore {
         if (dims === 0 || dims > MAX_DIMS || end > data.length) break;
         const key = data.subarray(at, at + KEY_BYTES).toString("base64");
         const vector = new Float32Array(dims);
-        for (let i = 0; i < dims; i++) vector[i] = data.readFloatLE(at + KEY_BYTES + 4 + i * 4);
+        const from = at + KEY_BYTES + 4;
+        // a byte copy: reading 10,000 vectors float by float took ~150 ms of a warm start
+        if (NATIVE_LE) new Uint8Array(vector.buffer).set(data.subarray(from, end));
+        else for (let i = 0; i < dims; i++) vector[i] = data.readFloatLE(from + i * 4);
         this.vectors.set(key, vector);
         at = end;
       }
@@ -78,7 +84,8 @@ export class VectorStore {
       Buffer.from(key, "base64").copy(head);
       head.writeUInt32LE(vector.length, KEY_BYTES);
       const body = Buffer.alloc(vector.length * 4);
-      for (let i = 0; i < vector.length; i++) body.writeFloatLE(vector[i]!, i * 4);
+      if (NATIVE_LE) body.set(new Uint8Array(vector.buffer, vector.byteOffset, vector.byteLength));
+      else for (let i = 0; i < vector.length; i++) body.writeFloatLE(vector[i]!, i * 4);
       parts.push(head, body);
     }
     try {

@@ -3,6 +3,7 @@ import { type Embedder, EmbedderError, unit } from "../../../src/defer/embed/emb
 import { embeddingText, QUERY_TIMEOUT_MS, SemanticRanker } from "../../../src/defer/embed/semantic.js";
 import { Bm25fIndex } from "../../../src/defer/search/bm25f.js";
 import type { SearchEntry } from "../../../src/defer/search/entry.js";
+import { NO_FIT_THRESHOLD } from "../../../src/defer/selection.js";
 import { DeferSession } from "../../../src/defer/session.js";
 import { tempDir } from "../../helpers/tmp.js";
 
@@ -60,6 +61,34 @@ describe("the semantic ranker", () => {
     expect(late.hits[0]!.name).toBe("get_forecast");
     // the fit stays the lexical one
     expect(late.hits[0]!.score).toBe(lexical.find((h) => h.name === "get_forecast")!.score);
+  });
+
+  it("keeps the fit's verdict: when the lexical best fits, a tool that does not fit stays behind those that do", async () => {
+    const tools: SearchEntry[] = [
+      // the words fit; the fake's vector is pulled toward money and files by the rest
+      {
+        name: "weather_forecast",
+        description: "Weather forecast, sold for money in any currency, on file on disk",
+      },
+      // one word in common (a weak fit); the fake's vector is all weather
+      { name: "rain_gauge", description: "Rain readings for tomorrow" },
+    ];
+    const { embedder } = fakeEmbedder();
+    const ranker = new SemanticRanker(embedder, env());
+    ranker.prepare(tools);
+    await ranker.settled();
+    const index = new Bm25fIndex();
+    index.sync(tools);
+    const query = "weather forecast for tomorrow";
+    const lexical = index.search(query, 100);
+    expect(lexical.map((h) => h.name)).toEqual(["weather_forecast", "rain_gauge"]);
+    expect(lexical[0]!.score).toBeGreaterThanOrEqual(NO_FIT_THRESHOLD);
+    expect(lexical[1]!.score).toBeLessThan(NO_FIT_THRESHOLD);
+    const { hits, ranking } = await ranker.rerank(query, lexical, 2);
+    expect(ranking.kind).toBe("hybrid");
+    // the blend alone would put rain_gauge first (cosine 1 against less), and the model would read
+    // "none of these fits" where the lexical answer fitted
+    expect(hits.map((h) => h.name)).toEqual(["weather_forecast", "rain_gauge"]);
   });
 
   it("an embedder that fails gives a lexical answer that says so", async () => {

@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ToolSearchResult } from "../../../src/defer/tool-search.js";
 import { Toolplane } from "../../../src/index.js";
 import { searchView } from "../../../src/inspect/views.js";
 import { CLI, runCli } from "../../helpers/cli.js";
@@ -72,6 +73,11 @@ describe("search.embedder on the user's path", () => {
       // the query was embedded: the search was hybrid
       expect(inputs.slice(before)).toEqual([["find files whose name matches a pattern"]]);
       expect(JSON.stringify(r.content)).toContain("glob");
+      // the value says how it was ranked (the model's text is the same list, in that order)
+      expect((r.value as ToolSearchResult).ranking).toEqual({
+        kind: "hybrid",
+        vectors: { ready: expect.any(Number), total: expect.any(Number) },
+      });
     } finally {
       await plane.close();
     }
@@ -83,8 +89,21 @@ describe("search.embedder on the user's path", () => {
       expect(Date.now() - t0).toBeLessThan(5000);
       expect(r.isError).toBe(false);
       expect(JSON.stringify(r.content)).toContain("grep");
+      const ranking = (r.value as ToolSearchResult).ranking;
+      expect(ranking?.kind).toBe("lexical");
+      expect(ranking?.reason).toMatch(/not ready yet|the embedder failed/);
     } finally {
       await down.close();
+    }
+    // off (the default): the value is today's, with no ranking in it
+    const off = await Toolplane.open({ cwd: p.repo, env, set: [DEFER] });
+    try {
+      await off.catalog("anthropic");
+      const r = await off.call("tool_search", { query: "search file contents for a regex" });
+      expect(r.isError).toBe(false);
+      expect(Object.keys(r.value as object).sort()).toEqual(["loaded", "mode", "results", "searched"]);
+    } finally {
+      await off.close();
     }
   });
 
