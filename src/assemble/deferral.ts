@@ -48,7 +48,8 @@ export class SessionDeferral {
   /** The plane's environment: the embedder's key and vector cache folder come from it. */
   env: NodeJS.ProcessEnv = process.env;
   readonly searchTool: AnyTool;
-  private byName = new Map<string, AnyTool>();
+  /** The last planned tools by name, built on first ask (a catalog with deferral off never asks). */
+  private byNameMap: Map<string, AnyTool> | undefined;
   /** Tools are frozen, so a tool's light entry is built once per namespace and provider. */
   private readonly entries = new WeakMap<AnyTool, { entry: SessionEntry; provider: string }>();
   private unreported: ResidencyChange[] = [];
@@ -84,6 +85,11 @@ export class SessionDeferral {
     this.searchTool = toolSearchTool(this.session, (name) => this.byName.get(name)?.description ?? "");
   }
 
+  private get byName(): Map<string, AnyTool> {
+    this.byNameMap ??= new Map((this.last?.visible ?? []).map((v) => [v.tool.name, v.tool]));
+    return this.byNameMap;
+  }
+
   /**
    * Plans residency for the visible tools. `searchWithheld` (why tool_search may not be used
    * here) turns deferral off: a tool listed by name that nothing can load would be lost.
@@ -105,7 +111,7 @@ export class SessionDeferral {
     }
     if (!off) this.inPlace(visible, config);
     if (this.last?.visible !== visible || this.last.light !== off) {
-      this.byName = new Map(visible.map((v) => [v.tool.name, v.tool]));
+      this.byNameMap = undefined;
       this.residentCache = undefined;
       this.deferredCache = undefined;
       const entries = off
@@ -203,12 +209,20 @@ export class SessionDeferral {
   }
 
   private toolList(names: readonly string[]): ToolList {
+    // the plan's names are the visible tools' own strings, in their order when nothing is
+    // deferred or loaded: then the list is the visible tools, with no lookup by name
+    const visible = this.last?.visible;
+    if (visible !== undefined && visible.length === names.length) {
+      let i = 0;
+      while (i < names.length && names[i] === visible[i]!.tool.name) i++;
+      if (i === names.length) return { names, tools: visible.map((v) => v.tool) };
+    }
     return { names, tools: names.map((n) => this.toolNamed(n)) };
   }
 
   /** A tool changed in place (same name): it replaces the old one by name and in the kept lists. */
   private swapTool(tool: AnyTool): void {
-    this.byName.set(tool.name, tool);
+    this.byNameMap?.set(tool.name, tool);
     this.residentCache = swapped(this.residentCache, tool);
     this.deferredCache = swapped(this.deferredCache, tool);
   }

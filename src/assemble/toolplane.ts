@@ -236,7 +236,7 @@ export class Toolplane {
   async modelTools(): Promise<AnyTool[]> {
     const visible = this.visible(await this.toolSnapshot());
     const { plan } = await this.planFor(visible);
-    return plan.resident.map((n) => this.deferral.toolNamed(n));
+    return this.deferral.residentTools(plan).slice();
   }
 
   /**

@@ -54,25 +54,63 @@ export function toJsonSchema(schema: SchemaInput, io: "input" | "output"): JsonS
 
 /** Schemas frozen all the way down by sealedJsonSchema: nothing can change them, so they are shared. */
 const sealed = new WeakSet<object>();
+/**
+ * Sealed schemas that may hold a safe-integer bound (`minimum: -(2^53 - 1)`, `maximum: 2^53 - 1`,
+ * which the renderer drops): the seal saw one. A sealed schema not in here has none, so the
+ * renderer need not walk it looking (1.4 microseconds a tool of a cold 10,000-tool render).
+ */
+const safeBounded = new WeakSet<object>();
 
 /**
  * toJsonSchema's result frozen all the way down (it is a fresh copy, so freezing it freezes nothing
- * of the caller's): a projection may share it instead of copying it again (see projectTool).
+ * of the caller's): a projection may share it instead of copying it again (see projectTool). A raw
+ * schema is copied and frozen in one pass.
  */
 export function sealedJsonSchema(schema: SchemaInput, io: "input" | "output"): JsonSchema {
   // frozen when the generated module made it: shared as it is, not copied
   if (isPrebuiltSchema(schema)) {
     sealed.add(schema.json);
+    if (holdsSafeBound(schema.json)) safeBounded.add(schema.json);
     return schema.json;
   }
-  const out = freezeFresh(toJsonSchema(schema, io));
+  const seen = { bound: false };
+  let out: JsonSchema;
+  if (isZodSchema(schema)) {
+    out = freezeFresh(toJsonSchema(schema, io));
+    seen.bound = holdsSafeBound(out);
+  } else {
+    out = rewriteDefs(schema, seen) as JsonSchema;
+    out.$schema = DRAFT_07;
+    Object.freeze(out);
+  }
   sealed.add(out);
+  if (seen.bound) safeBounded.add(out);
   return out;
 }
 
 /** True for a schema sealedJsonSchema made. */
 export function isSealedJsonSchema(schema: unknown): boolean {
   return typeof schema === "object" && schema !== null && sealed.has(schema);
+}
+
+/** True for a sealed schema that holds no safe-integer bound anywhere (see safeBounded). */
+export function sealedWithoutSafeBounds(schema: unknown): boolean {
+  return isSealedJsonSchema(schema) && !safeBounded.has(schema as object);
+}
+
+const isSafeBound = (key: string, v: unknown): boolean =>
+  (key === "minimum" && v === -Number.MAX_SAFE_INTEGER) ||
+  (key === "maximum" && v === Number.MAX_SAFE_INTEGER);
+
+/** Whether a safe-integer bound sits anywhere in the value (data keywords included: it only errs toward a walk). */
+function holdsSafeBound(node: unknown): boolean {
+  if (node === null || typeof node !== "object") return false;
+  if (Array.isArray(node)) return node.some(holdsSafeBound);
+  for (const key in node) {
+    const v = (node as Record<string, unknown>)[key];
+    if (isSafeBound(key, v) || holdsSafeBound(v)) return true;
+  }
+  return false;
 }
 
 /**
@@ -86,13 +124,25 @@ export function normaliseRawSchema(schema: JsonSchema): JsonSchema {
   return rewritten;
 }
 
-function rewriteDefs(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(rewriteDefs);
+/**
+ * A copy with `$defs` rewritten. With `seal` (sealedJsonSchema), each node but the root is frozen
+ * as it is made and `seal.bound` notes a safe-integer bound: the copy, the freeze and the look for
+ * bounds were three walks of every schema a cold 10,000-tool render seals.
+ */
+function rewriteDefs(node: unknown, seal?: { bound: boolean }, root = true): unknown {
+  if (Array.isArray(node)) {
+    const out = node.map((v) => rewriteDefs(v, seal, false));
+    return seal && !root ? Object.freeze(out) : out;
+  }
   if (typeof node === "function" || typeof node === "symbol" || typeof node === "bigint") {
     // what structuredClone refused when it made this copy: a schema is JSON data
     throw new TypeError(`a JSON Schema holds JSON data only, not a ${typeof node}`);
   }
   if (node === null || typeof node !== "object") return node;
+  if (seal) {
+    const quick = sealedNode(node as Record<string, unknown>, seal, root);
+    if (quick !== undefined) return quick;
+  }
   const out: Record<string, unknown> = {};
   // for...in over own keys rather than Object.entries: this copies every schema a tool declares,
   // and the pairs it allocated were most of the copy's cost
@@ -100,28 +150,71 @@ function rewriteDefs(node: unknown): unknown {
     if (!Object.hasOwn(node, key)) continue;
     const value = (node as Record<string, unknown>)[key];
     if (key === "$defs") {
-      out.definitions = { ...(out.definitions as object), ...(rewriteDefs(value) as object) };
+      const defs = { ...(out.definitions as object), ...(rewriteDefs(value, undefined, false) as object) };
+      out.definitions = seal ? freezeFresh(defs) : defs;
+      if (seal && !seal.bound) seal.bound = holdsSafeBound(defs);
     } else if (key === "$ref" && typeof value === "string") {
       out.$ref = value.replace(/^#\/\$defs\//, "#/definitions/");
     } else if (key === "$schema") {
       // normalised at the root only; nested $schema is dropped
     } else {
+      if (seal && !seal.bound && isSafeBound(key, value)) seal.bound = true;
       setOwn(
         out,
         key,
-        key === "properties" || key === "definitions" ? mapValues(value, rewriteDefs) : rewriteDefs(value),
+        key === "properties" || key === "definitions"
+          ? mapValues(value, seal)
+          : rewriteDefs(value, seal, false),
       );
     }
   }
-  return out;
+  // the root is frozen by the caller, after it sets $schema
+  return seal && !root ? Object.freeze(out) : out;
 }
 
-function mapValues(value: unknown, fn: (v: unknown) => unknown): unknown {
-  if (value === null || typeof value !== "object" || Array.isArray(value)) return value;
+/**
+ * The seal's copy of a node with none of the keys rewriteDefs changes (`$defs`, `$ref`,
+ * `$schema`, `__proto__`): a spread, which makes the object at its final size at once, then its
+ * object values copied in place; undefined for a node that has one of those keys (rewriteDefs
+ * copies it key by key). Built a key at a time, each copy grew its property store as it went:
+ * most of a cold 10,000-tool render's garbage from the seal. Symbol keys, which for...in skips,
+ * are left out as rewriteDefs leaves them.
+ */
+function sealedNode(
+  node: Record<string, unknown>,
+  seal: { bound: boolean },
+  root: boolean,
+): Record<string, unknown> | undefined {
+  const out: Record<string, unknown> = { ...node };
+  for (const key in out) {
+    if (key === "$defs" || key === "$ref" || key === "$schema" || key === "__proto__") return undefined;
+    const value = out[key];
+    if (typeof value === "object" && value !== null) {
+      out[key] =
+        key === "properties" || key === "definitions"
+          ? mapValues(value, seal)
+          : rewriteDefs(value, seal, false);
+    } else if (typeof value === "function" || typeof value === "symbol" || typeof value === "bigint") {
+      throw new TypeError(`a JSON Schema holds JSON data only, not a ${typeof value}`);
+    } else if (!seal.bound && isSafeBound(key, value)) seal.bound = true;
+  }
+  for (const sym of Object.getOwnPropertySymbols(out)) delete out[sym as unknown as string];
+  return root ? out : Object.freeze(out);
+}
+
+function mapValues(value: unknown, seal: { bound: boolean } | undefined): unknown {
+  // not a map of schemas (an array, a string): copied like any other value, never shared
+  if (value === null || typeof value !== "object" || Array.isArray(value))
+    return rewriteDefs(value, seal, false);
   const out: Record<string, unknown> = {};
-  for (const k in value)
-    if (Object.hasOwn(value, k)) setOwn(out, k, fn((value as Record<string, unknown>)[k]));
-  return out;
+  for (const k in value) {
+    if (!Object.hasOwn(value, k)) continue;
+    const v = (value as Record<string, unknown>)[k];
+    // a property named "minimum" holding the bound: the renderer's walk drops it too, so it counts
+    if (seal && !seal.bound && isSafeBound(k, v)) seal.bound = true;
+    setOwn(out, k, rewriteDefs(v, seal, false));
+  }
+  return seal ? Object.freeze(out) : out;
 }
 
 /** An own property even for the name `__proto__` (a property may be called that). */

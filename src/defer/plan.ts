@@ -122,7 +122,10 @@ export function planDeferral(
 
   // An unchanged tool set (the usual render) keeps the previous record: no diff, no sort, no garbage.
   const same = sameResidency(previous.residency, resident, deferred);
-  const residency = same ? previous.residency : residencyRecord(resident, deferred);
+  const first = !same && isEmpty(previous.residency);
+  // the first plan's record is made when the next plan reads it: a record of 10,000 names costs
+  // ~10 ms (each name made a property key), and with the tool set unchanged nothing reads it
+  const residency = same ? previous.residency : first ? undefined : residencyRecord(resident, deferred);
 
   const changes: ResidencyChange[] = [];
   // the marked tools by name, built only when something moved (an unchanged render never asks)
@@ -131,11 +134,21 @@ export function planDeferral(
     why ??= reasonContext(tools, config, loadedSet, trigger);
     return residencyReason(name, to, why);
   };
-  if (!same) {
-    const all = new Set([...Object.keys(previous.residency), ...Object.keys(residency)]);
+  if (first) {
+    // the first plan: every tool arrives, and the lists say where (the names are unique), so the
+    // 10,000 of a cold catalog are not read back from the record one by one
+    const to = new Map<string, Residency>();
+    for (const n of resident) to.set(n, "resident");
+    for (const n of deferred) to.set(n, "deferred");
+    for (const name of [...to.keys()].sort()) {
+      const r = to.get(name)!;
+      changes.push({ name, from: "absent", to: r, reason: reasonFor(name, r) });
+    }
+  } else if (!same) {
+    const all = new Set([...Object.keys(previous.residency), ...Object.keys(residency!)]);
     for (const name of [...all].sort()) {
       const from = residencyIn(previous.residency, name);
-      const to = residencyIn(residency, name);
+      const to = residencyIn(residency!, name);
       if (from !== to) changes.push({ name, from, to, reason: reasonFor(name, to) });
     }
   }
@@ -150,7 +163,23 @@ export function planDeferral(
     toolSearch,
     changes,
     trigger,
-    state: { triggered, residency, loaded },
+    state:
+      residency !== undefined
+        ? { triggered, residency, loaded }
+        : lazyState(triggered, loaded, () => residencyRecord(resident, deferred)),
+  };
+}
+
+/** A state whose residency record is made on first read (an enumerable getter: JSON keeps it). */
+function lazyState(triggered: boolean, loaded: readonly string[], make: () => ResidencyRecord): DeferState {
+  let made: ResidencyRecord | undefined;
+  return {
+    triggered,
+    get residency() {
+      made ??= make();
+      return made;
+    },
+    loaded,
   };
 }
 
@@ -269,6 +298,11 @@ type ResidencyRecord = DeferState["residency"];
 /** A tool's residency in a record; own keys only, so a tool named `constructor` is no special case. */
 function residencyIn(record: ResidencyRecord, name: string): Residency {
   return Object.hasOwn(record, name) ? record[name]! : "absent";
+}
+
+function isEmpty(record: ResidencyRecord): boolean {
+  for (const _ in record) return false;
+  return true;
 }
 
 function residencyRecord(resident: readonly string[], deferred: readonly string[]): ResidencyRecord {

@@ -65,9 +65,14 @@ export interface EntryMemo {
   next: EntryMemo | undefined;
   /** A deep-frozen copy of the parameters, made when a provider sends them unchanged. */
   frozenParams?: unknown;
-  readonly schemas: SchemaMemo[];
-  /** Wire forms by provider, wire name and kept description length; a few per entry. */
-  readonly wires: WireMemo[];
+  /**
+   * Conversions and wire forms (by provider, wire name and kept description length): a few per
+   * entry, usually one. Made one element long on the first, since a first push gives an empty
+   * array room for 17: 10,000 entries kept ~3 MB of empty slots through a cold render's
+   * collections.
+   */
+  schemas: SchemaMemo[];
+  wires: WireMemo[];
   /** The last cut of the description: the same cap gives the same text. */
   cut?: { cap: number; text: string };
 }
@@ -161,10 +166,11 @@ export class RenderMemo {
     const converted = adapter.convert(parameters, { notes: false });
     const present = converted.schema !== undefined;
     const unchanged = converted.schema === parameters;
-    const json = present && !unchanged ? JSON.stringify(converted.schema) : undefined;
     // only a conversion of sealed parameters may be frozen in place: the entry may have been
-    // found by content for another object, whose nodes the converter's output may share
-    const sealed = json !== undefined && isSealedJsonSchema(parameters) ? converted.schema : undefined;
+    // found by content for another object, whose nodes the converter's output may share; such a
+    // conversion is serialised with its first wire form, whole (see wire)
+    const sealed = present && !unchanged && isSealedJsonSchema(parameters) ? converted.schema : undefined;
+    const json = present && !unchanged && sealed === undefined ? JSON.stringify(converted.schema) : undefined;
     const memo = new SchemaMemo(
       adapter.convert,
       parameters,
@@ -174,7 +180,8 @@ export class RenderMemo {
       json,
       sealed,
     );
-    entry.schemas.push(memo);
+    if (entry.schemas.length === 0) entry.schemas = [memo];
+    else entry.schemas.push(memo);
     return memo;
   }
 
@@ -195,7 +202,16 @@ export class RenderMemo {
     for (const w of entry.wires) if (w.kept === kept && w.provider === provider && w.name === name) return w;
     let json: string | undefined;
     let wire: unknown;
-    const schemaText = schemaJson(entry, schema);
+    if (firstOfSealed(entry, schema)) {
+      // the first wire form of sealed parameters: the form is built on the frozen schema and
+      // serialised whole, once; the schema's own JSON is made only if another form is asked for
+      // (a cold render serialised each schema, then a frame, then joined the two)
+      wire = deepFreeze(
+        adapter.wire({ name, description, converted: withSchema(schema, frozenSchema(entry, schema)) }),
+      );
+      json = JSON.stringify(wire);
+    }
+    const schemaText = json === undefined ? schemaJson(entry, schema) : undefined;
     if (schemaText !== undefined) {
       const frame = JSON.stringify(
         adapter.wire({ name, description, converted: withSchema(schema, SCHEMA_SLOT) }),
@@ -220,8 +236,11 @@ export class RenderMemo {
       wire = freezeFresh(JSON.parse(json));
     }
     const memo: WireMemo = { provider, name, kept, wire, digest: hash("sha256", json, "binary") };
-    if (entry.wires.length >= MAX_WIRES) entry.wires.shift();
-    entry.wires.push(memo);
+    if (entry.wires.length === 0) entry.wires = [memo];
+    else {
+      if (entry.wires.length >= MAX_WIRES) entry.wires.shift();
+      entry.wires.push(memo);
+    }
     return memo;
   }
 
@@ -292,6 +311,13 @@ function schemaJson(entry: EntryMemo, schema: SchemaMemo): string | undefined {
   if (!schema.present) return undefined;
   if (schema.unchanged) return paramsJsonOf(entry);
   return schema.pendingJson ?? JSON.stringify(schema.frozen);
+}
+
+/** No JSON of this schema has been made yet and it is sealed: its first wire form is serialised whole. */
+function firstOfSealed(entry: EntryMemo, schema: SchemaMemo): boolean {
+  if (!schema.present) return false;
+  if (schema.unchanged) return entry.sealed !== undefined && entry.paramsJson === undefined;
+  return schema.converted !== undefined && schema.pendingJson === undefined && schema.frozen === undefined;
 }
 
 /** The entry's parameters as JSON (made once, from the sealed parameters, when first asked). */

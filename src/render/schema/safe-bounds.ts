@@ -1,3 +1,4 @@
+import { sealedWithoutSafeBounds } from "../../declare/json-schema.js";
 import { child, isNode, type Node, type SchemaNote } from "./types.js";
 
 /** Keywords whose values are data, not schemas: never rewritten. */
@@ -10,6 +11,8 @@ const DATA_KEYWORDS = new Set(["enum", "const", "default", "examples", "example"
  * object when there is nothing to drop, else a copy of the changed nodes only.
  */
 export function dropSafeIntegerBounds<T extends Node>(schema: T, notes?: SchemaNote[]): T {
+  // a schema defineTool sealed says whether it holds one: most hold none, and need no walk
+  if (sealedWithoutSafeBounds(schema)) return schema;
   return walk(schema, "", notes) as T;
 }
 
