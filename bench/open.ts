@@ -49,6 +49,7 @@ interface Sample {
   define: number;
   open: number;
   firstCatalog: number;
+  catalogAlone: number;
   secondCatalog: number;
   oneChanged: number;
   firstChange: number;
@@ -82,11 +83,18 @@ async function sample(): Promise<Sample> {
       plane = await Toolplane.open({ cwd: repo, env, set, bundledSkills: null });
       handle = plane.tools.register(GLOBAL_LAYER, { name: "bench", enumerate: () => tools });
     });
-    let bytes = 0;
-    const firstCatalog = await cpuMsAsync(async () => {
-      const catalog = await plane!.catalog("anthropic");
-      bytes = JSON.stringify(catalog.tools).length;
+    // the first catalog, then the JSON.stringify of its tools that counts their bytes (the same
+    // serialisation a harness makes of any tool list it sends): timed apart, and the goal's
+    // figure is their sum, as it was when the two were timed as one
+    let wire: unknown;
+    const catalogAlone = await cpuMsAsync(async () => {
+      wire = (await plane!.catalog("anthropic")).tools;
     });
+    let bytes = 0;
+    const requestJson = cpuMs(() => {
+      bytes = JSON.stringify(wire).length;
+    });
+    const firstCatalog = catalogAlone + requestJson;
     if (projectTool(tools[0]!).name !== "tool_0") throw new Error("the tools came back wrong");
     // an unchanged set re-rendered: what every later turn pays
     const secondCatalog = await cpuMsAsync(() => plane!.catalog("anthropic"));
@@ -117,6 +125,7 @@ async function sample(): Promise<Sample> {
       define,
       open,
       firstCatalog,
+      catalogAlone,
       secondCatalog,
       oneChanged,
       firstChange,
@@ -214,6 +223,12 @@ function main(): void {
       goal: "<= 8",
       ok: cold <= 8,
       note: `open ${round(m("open"), 1)} ms, first catalog ${round(m("firstCatalog"), 1)} ms CPU; ${round(m("bytes") / 1e6, 1)} MB of tools`,
+    },
+    {
+      name: "the same without the JSON.stringify of the catalog's tools (toolplane's part alone), cold / baseline",
+      value: round(median(samples.map((s) => (s.open + s.catalogAlone) / s.baseline)), 1),
+      unit: "x",
+      note: `first catalog alone ${round(m("catalogAlone"), 1)} ms CPU`,
     },
     {
       name: "the same with the 10,000 defineTool calls, cold / baseline",
