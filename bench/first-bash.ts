@@ -4,7 +4,7 @@
 // {bareMs, firstMs} as one JSON line. The parent starts it with or without `--liftoff-only`, as
 // the CLI and a library process run.
 import { spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
@@ -41,3 +41,4 @@ const result = await host.call({ tool: "bash", args: { command: process.argv[2] 
 const firstMs = performance.now() - t0;
 if (result.isError) throw new Error(JSON.stringify(result.error));
 process.stdout.write(`${JSON.stringify({ bareMs, firstMs })}\n`);
+rmSync(dir, { recursive: true, force: true });

@@ -1,17 +1,15 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { Toolplane } from "../../src/assemble/index.js";
 import { projectTool } from "../../src/declare/index.js";
 import { GLOBAL_LAYER } from "../../src/register/index.js";
 import { renderCatalog, supportedProviders } from "../../src/render/index.js";
 import { findLeaks, publishedHostKeys } from "../helpers/leak.js";
+import { tempDir } from "../helpers/tmp.js";
 import { SENTINEL_TEXT, SENTINEL_TIMEOUT, sentinelTool } from "../helpers/tools.js";
 
 describe("no host-only field reaches a model request", () => {
   it("walks every rendered tool of every provider", async () => {
-    const cwd = mkdtempSync(path.join(tmpdir(), "tp-leak-"));
+    const cwd = tempDir("tp-leak-");
     const plane = await Toolplane.open({ cwd, env: { HOME: cwd, TOOLPLANE_TOOLS_EXAMPLES: "true" } });
     plane.tools.register(GLOBAL_LAYER, { name: "sentinel", enumerate: () => [sentinelTool()] });
     const tools = await plane.visibleTools();
