@@ -7,8 +7,11 @@ import type { ParsedShell, ShellNode } from "./parser.js";
 // first commands are of this kind (`npm test 2>&1 | tail -20`, `cd app && npm run build`).
 // Hand-written because no library builds *this grammar's* tree; test/tools/bash/simple.test.ts
 // checks on generated lines that the tree is the parser's, node for node and offset for offset,
-// whenever one is built here. Anything else (a quote, `$`, a glob, `=`, `~`, `#`, `&`, a newline,
-// a reserved word) is left to the parser: that costs time, never correctness.
+// whenever one is built here. An argument may also be quoted: `'...'` (a raw_string) or `"..."`
+// holding no `$`, backquote or backslash (a string with one string_content), standing alone
+// between blanks (`git commit -m "fix the parser"`, `grep -rn 'TODO' src`). Anything else (an
+// expansion, a glob, `=`, `~`, `#`, `&`, a newline, a reserved word, a quote run into a word) is
+// left to the parser: that costs time, never correctness.
 
 /** A command name: letters, digits and `_ . / -`, not starting with a digit or `-` (the grammar reads those otherwise). */
 const NAME = /^[A-Za-z_./][A-Za-z0-9_./-]*$/;
@@ -52,7 +55,7 @@ const SYNTAX_WORDS = new Set([
 
 type Op = "&&" | "||" | "|" | ";";
 type Token =
-  | { kind: "word"; text: string; start: number; end: number }
+  | { kind: "word"; text: string; start: number; end: number; quote?: "'" | '"' }
   | { kind: "op"; op: Op; start: number; end: number }
   | { kind: "redirect"; fd?: number; op: ">" | ">>" | "<" | ">&"; start: number; end: number };
 
@@ -99,6 +102,21 @@ function tokens(source: string): Token[] | undefined {
       // `>>&`, `>|`, `<<`, `<&`, `<>`, `&>` and the like are left to the parser
       if (/[<>&|]/.test(source[i] ?? "")) return undefined;
       out.push({ kind: "redirect", ...(fd === undefined ? {} : { fd }), op, start, end: i });
+    } else if (c === "'" || c === '"') {
+      // a quoted argument standing alone: after a blank, its content on one line (and, in double
+      // quotes, without what the grammar splits a string at), followed by a blank, an operator
+      // or the end
+      if (!blankBefore) return undefined;
+      const close = source.indexOf(c, i + 1);
+      if (close < 0) return undefined;
+      const content = source.slice(i + 1, close);
+      if (/[\r\n]/.test(content) || (c === '"' && /[$`\\]/.test(content))) return undefined;
+      // the grammar reads `"  "` (blanks alone) as no content and a closing quote after them
+      if (c === '"' && /^[ \t]+$/.test(content)) return undefined;
+      const start = i;
+      i = close + 1;
+      if (i < n && !/[ \t;|&<>]/.test(source[i]!)) return undefined;
+      out.push({ kind: "word", text: source.slice(start, i), start, end: i, quote: c });
     } else if (WORD_CHARS.test(c)) {
       if (!blankBefore && out.at(-1)?.kind === "word") return undefined;
       const start = i;
@@ -223,8 +241,21 @@ export function simpleShell(source: string): ParsedShell | undefined {
   };
 }
 
-/** An argument or a destination: a word, or a number node for `12` and `-1`; undefined for forms left to the parser. */
-function argument(t: { text: string; start: number; end: number }, field: string): ShellNode | undefined {
+/**
+ * An argument or a destination: a word, a number node for `12` and `-1`, or a quoted string;
+ * undefined for forms left to the parser.
+ */
+function argument(
+  t: { text: string; start: number; end: number; quote?: "'" | '"' },
+  field: string,
+): ShellNode | undefined {
+  if (t.quote === "'") return leaf("raw_string", field, t.start, t.end);
+  if (t.quote === '"') {
+    const parts = [anonymous('"', t.start, t.start + 1)];
+    if (t.end - t.start > 2) parts.push(leaf("string_content", undefined, t.start + 1, t.end - 1));
+    parts.push(anonymous('"', t.end - 1, t.end));
+    return node("string", field, t.start, t.end, parts);
+  }
   if (SYNTAX_WORDS.has(t.text) || t.text === "-") return undefined;
   if (NUMBER.test(t.text)) return leaf("number", field, t.start, t.end);
   if (NUMBER_LIKE.test(t.text)) return undefined;

@@ -60,9 +60,37 @@ const word = fc.oneof(
     weight: 1,
     arbitrary: fc.constantFrom("a=b", "~", "#c", "*", "$x", "'q'", '"q"', "a;b", "a|b", ">f", "{", "[["),
   },
+  {
+    // quotes the simple path takes, and ones it must leave (an expansion, a backslash, a quote run
+    // into a word, one left open, a newline inside)
+    weight: 2,
+    arbitrary: fc.constantFrom(
+      '"a b"',
+      "'a b'",
+      '""',
+      "''",
+      '"$x"',
+      '"${x}"',
+      '"a\\b"',
+      '"a`b`"',
+      "'$HOME'",
+      'a"b"',
+      '"a"b',
+      "'a'\"b\"",
+      '"open',
+      "'open",
+      '"a\nb"',
+      "'a\nb'",
+      '"x#y!z"',
+      "'a\"b'",
+      '"a\'b"',
+      '"-1"',
+      "'if'",
+    ),
+  },
 );
 /** Words the simple path takes (and numbers, and names it must leave as words). */
-const cleanWord = fc.oneof(
+const cleanPlain = [
   {
     weight: 4,
     arbitrary: fc.string({ unit: fc.constantFrom(..."abz_./".split("")), minLength: 1, maxLength: 5 }),
@@ -84,7 +112,18 @@ const cleanWord = fc.oneof(
       "x+y",
     ),
   },
-);
+] as const;
+const cleanWord = fc.oneof(...cleanPlain, {
+  // quoted arguments (a command name is never quoted here: the simple path leaves that to the parser)
+  weight: 2,
+  arbitrary: fc
+    .tuple(
+      fc.constantFrom("'", '"'),
+      fc.string({ unit: fc.constantFrom(..."ab .#!*~;|&<>()'{}=-".split("")), maxLength: 6 }),
+    )
+    .filter(([q, body]) => !body.includes(q))
+    .map(([q, body]) => `${q}${body}${q}`),
+});
 const blank = fc.string({ unit: fc.constantFrom(" ", "\t"), minLength: 1, maxLength: 2 });
 const maybeBlank = fc.constantFrom("", " ", "\t", "  ");
 /** One command: words, then now and then a redirection or two (plain ones and ones left to the parser). */
@@ -127,7 +166,9 @@ const command = fc
 /** Lines of the shapes the simple path takes: plain commands, the four operators, plain redirections. */
 const cleanCommand = fc
   .tuple(
-    fc.array(fc.tuple(cleanWord, blank), { minLength: 1, maxLength: 3 }),
+    fc
+      .tuple(fc.tuple(fc.oneof(...cleanPlain), blank), fc.array(fc.tuple(cleanWord, blank), { maxLength: 2 }))
+      .map(([head, rest]) => [head, ...rest]),
     fc.array(
       fc.tuple(
         fc.constantFrom("> f", ">>log", "< in.txt", "2> e", "2>&1", ">&2", "> /dev/null", "0<f", "3>f"),
@@ -193,6 +234,10 @@ describe("simple command lines without the parser", () => {
       "npm test 2>&1 | tail -20",
       "ls -la | head -5; git status",
       "make > build.log 2>&1 || cat build.log",
+      'git commit -m "fix the parser"',
+      "grep -rn 'TODO' src",
+      "echo '$HOME is literal here' > out.txt",
+      "echo 'x'",
     ])
       expect(simpleShell(s), s).toBeDefined();
     for (const s of [
@@ -206,7 +251,12 @@ describe("simple command lines without the parser", () => {
       "a |& b",
       "a > f b",
       "a 2>&-",
-      "echo 'x'",
+      'echo "$HOME"',
+      'echo a"b"',
+      'echo "a\\b"',
+      "echo 'open",
+      '"ls" -l',
+      'cat > "f"',
       "if true",
       "echo done",
     ])
