@@ -68,29 +68,37 @@ function bare(command: string, file?: string): Promise<number> {
 
 /** A line the simple-line path (tools/bash/simple.ts) takes: operators and redirections of plain words. */
 const COMPOUND_LINE = "true && echo x > /dev/null";
-/** A line it leaves to the parser: a quoted word and a parameter expansion. */
-const PARSED_LINE = 'echo "$HOME" > /dev/null';
+/** A line the simple path also takes: a variable in double quotes (since 2026-12-05). */
+const VARIABLE_LINE = 'echo "$HOME" > /dev/null';
+/** A line it leaves to the parser: a command substitution. */
+const PARSED_LINE = 'echo "$(pwd)" > /dev/null';
 
 /**
  * The first bash call of a new process, over a bare spawn in that process: as the CLI runs it
  * (wasm on Liftoff only, main.ts) and as a library process does (V8's default tiering), in
- * alternating runs; `true` and COMPOUND_LINE (the simple path, no parser) and PARSED_LINE (the
- * parser loads).
+ * alternating runs; `true`, COMPOUND_LINE and VARIABLE_LINE (the simple path, no parser) and
+ * PARSED_LINE (the parser loads).
  */
 function firstCalls(): Figure[] {
   const script = fileURLToPath(new URL("./first-bash.js", import.meta.url));
   const runs = Number(process.env.BENCH_FIRST_REPS ?? 15);
-  const kinds = ["cli", "library", "cli-compound", "cli-parsed"] as const;
+  const kinds = ["cli", "library", "cli-compound", "cli-variable", "cli-parsed"] as const;
   const extra: Record<(typeof kinds)[number], number[]> = {
     cli: [],
     library: [],
     "cli-compound": [],
+    "cli-variable": [],
     "cli-parsed": [],
   };
   for (let i = 0; i < runs; i++) {
     for (const kind of kinds) {
       const flags = kind === "library" ? [] : ["--liftoff-only"];
-      const args = kind === "cli-parsed" ? [PARSED_LINE] : kind === "cli-compound" ? [COMPOUND_LINE] : [];
+      const line = {
+        "cli-parsed": PARSED_LINE,
+        "cli-compound": COMPOUND_LINE,
+        "cli-variable": VARIABLE_LINE,
+      };
+      const args = kind in line ? [line[kind as keyof typeof line]] : [];
       const out = execFileSync(process.execPath, [...flags, script, ...args], { encoding: "utf8" });
       const { bareMs, firstMs } = JSON.parse(out.trim().split("\n").pop()!) as {
         bareMs: number;
@@ -122,6 +130,14 @@ function firstCalls(): Figure[] {
       goal: "<= 80",
       ok: median(extra["cli-compound"]) <= 80,
       note: slowest("cli-compound"),
+    },
+    {
+      name: `first bash call of a line with a variable (\`${VARIABLE_LINE}\`, the simple path since 2026-12-05) in a new process over a bare spawn, CLI (median of ${runs})`,
+      value: round(median(extra["cli-variable"]), 1),
+      unit: "ms",
+      goal: "<= 80",
+      ok: median(extra["cli-variable"]) <= 80,
+      note: slowest("cli-variable"),
     },
     {
       name: `first bash call of a line the parser must read (\`${PARSED_LINE}\`) in a new process over a bare spawn, CLI (median of ${runs})`,

@@ -137,8 +137,8 @@ describe("the CLI with its code cache", () => {
 
   it("bash runs from a cache another call made; a bash run (V8 flags changed) makes none", () => {
     const { repo, home, env } = tempProject({ "notes.txt": "one\ntwo\n" });
-    // a quoted expansion: the simple path leaves it to the parser, an import() in the core
-    const line = '{"command":"echo \\"$PWD\\""}';
+    // a command substitution: the simple path leaves it to the parser, an import() in the core
+    const line = '{"command":"echo \\"$(pwd)\\""}';
     const bash = () => {
       const r = runCli(["call", "bash", "--cwd", repo, "--args", line, "--yes"], { env });
       expect(r.stderr).not.toMatch(/import|could not/);

@@ -7,11 +7,12 @@ import type { ParsedShell, ShellNode } from "./parser.js";
 // first commands are of this kind (`npm test 2>&1 | tail -20`, `cd app && npm run build`).
 // Hand-written because no library builds *this grammar's* tree; test/tools/bash/simple.test.ts
 // checks on generated lines that the tree is the parser's, node for node and offset for offset,
-// whenever one is built here. An argument may also be quoted: `'...'` (a raw_string) or `"..."`
-// holding no `$`, backquote or backslash (a string with one string_content), standing alone
-// between blanks (`git commit -m "fix the parser"`, `grep -rn 'TODO' src`). Anything else (an
-// expansion, a glob, `=`, `~`, `#`, `&`, a newline, a reserved word, a quote run into a word) is
-// left to the parser: that costs time, never correctness.
+// whenever one is built here. An argument may also be quoted, `'...'` (a raw_string) or `"..."`
+// of text and `$NAME` / `${NAME}` (no backquote or backslash), or be a lone `$NAME` / `${NAME}`,
+// standing alone between blanks (`git commit -m "fix the parser"`, `grep -rn 'TODO' src`,
+// `echo "$HOME" > /dev/null`). Anything else (another expansion, a glob, `=`, `~`, `#`, `&`, a
+// newline, a reserved word, a quote or a variable run into a word) is left to the parser: that
+// costs time, never correctness.
 
 /** A command name: letters, digits and `_ . / -`, not starting with a digit or `-` (the grammar reads those otherwise). */
 const NAME = /^[A-Za-z_./][A-Za-z0-9_./-]*$/;
@@ -54,8 +55,18 @@ const SYNTAX_WORDS = new Set([
 ]);
 
 type Op = "&&" | "||" | "|" | ";";
+/** A piece of a double-quoted string: literal text, or `$NAME` / `${NAME}`. */
+type Piece = { kind: "text" | "var" | "braced"; start: number; end: number };
 type Token =
-  | { kind: "word"; text: string; start: number; end: number; quote?: "'" | '"' }
+  | {
+      kind: "word";
+      text: string;
+      start: number;
+      end: number;
+      /** `'` raw string, `"` string (with its pieces), `$` a lone `$NAME` or `${NAME}`. */
+      quote?: "'" | '"' | "$";
+      pieces?: Piece[];
+    }
   | { kind: "op"; op: Op; start: number; end: number }
   | { kind: "redirect"; fd?: number; op: ">" | ">>" | "<" | ">&"; start: number; end: number };
 
@@ -102,21 +113,36 @@ function tokens(source: string): Token[] | undefined {
       // `>>&`, `>|`, `<<`, `<&`, `<>`, `&>` and the like are left to the parser
       if (/[<>&|]/.test(source[i] ?? "")) return undefined;
       out.push({ kind: "redirect", ...(fd === undefined ? {} : { fd }), op, start, end: i });
-    } else if (c === "'" || c === '"') {
-      // a quoted argument standing alone: after a blank, its content on one line (and, in double
-      // quotes, without what the grammar splits a string at), followed by a blank, an operator
-      // or the end
+    } else if (c === "'" || c === '"' || c === "$") {
+      // a quoted argument or a lone variable standing alone: after a blank, on one line, followed
+      // by a blank, an operator or the end
       if (!blankBefore) return undefined;
-      const close = source.indexOf(c, i + 1);
-      if (close < 0) return undefined;
-      const content = source.slice(i + 1, close);
-      if (/[\r\n]/.test(content) || (c === '"' && /[$`\\]/.test(content))) return undefined;
-      // the grammar reads `"  "` (blanks alone) as no content and a closing quote after them
-      if (c === '"' && /^[ \t]+$/.test(content)) return undefined;
       const start = i;
-      i = close + 1;
+      let pieces: Piece[] | undefined;
+      if (c === "$") {
+        const v = variableAt(source, i);
+        if (v === undefined) return undefined;
+        pieces = [v];
+        i = v.end;
+      } else {
+        const close = source.indexOf(c, i + 1);
+        if (close < 0) return undefined;
+        if (/[\r\n]/.test(source.slice(i + 1, close))) return undefined;
+        if (c === '"') {
+          pieces = stringPieces(source, i + 1, close);
+          if (pieces === undefined) return undefined;
+        }
+        i = close + 1;
+      }
       if (i < n && !/[ \t;|&<>]/.test(source[i]!)) return undefined;
-      out.push({ kind: "word", text: source.slice(start, i), start, end: i, quote: c });
+      out.push({
+        kind: "word",
+        text: source.slice(start, i),
+        start,
+        end: i,
+        quote: c,
+        ...(pieces ? { pieces } : {}),
+      });
     } else if (WORD_CHARS.test(c)) {
       if (!blankBefore && out.at(-1)?.kind === "word") return undefined;
       const start = i;
@@ -241,18 +267,75 @@ export function simpleShell(source: string): ParsedShell | undefined {
   };
 }
 
+/** `$NAME` or `${NAME}` at `i`: its piece, or undefined for any other `$` form (left to the parser). */
+function variableAt(source: string, i: number): Piece | undefined {
+  const braced = source[i + 1] === "{";
+  const m = /^[A-Za-z_][A-Za-z0-9_]*/.exec(source.slice(i + (braced ? 2 : 1)));
+  if (!m) return undefined;
+  let end = i + (braced ? 2 : 1) + m[0].length;
+  if (braced) {
+    if (source[end] !== "}") return undefined;
+    end++;
+  }
+  return { kind: braced ? "braced" : "var", start: i, end };
+}
+
 /**
- * An argument or a destination: a word, a number node for `12` and `-1`, or a quoted string;
- * undefined for forms left to the parser.
+ * A double-quoted string's content as text and variables; undefined for what the simple path
+ * leaves to the parser: a backquote, a backslash, another `$` form, and a text piece of blanks
+ * alone (the grammar folds those into the piece after it, or into the closing quote).
+ */
+function stringPieces(source: string, from: number, to: number): Piece[] | undefined {
+  const pieces: Piece[] = [];
+  let i = from;
+  while (i < to) {
+    const c = source[i]!;
+    if (c === "`" || c === "\\") return undefined;
+    if (c === "$") {
+      const v = variableAt(source, i);
+      if (v === undefined || v.end > to) return undefined;
+      pieces.push(v);
+      i = v.end;
+      continue;
+    }
+    const start = i;
+    while (i < to && source[i] !== "$" && source[i] !== "`" && source[i] !== "\\") i++;
+    if (/^[ \t]+$/.test(source.slice(start, i))) return undefined;
+    pieces.push({ kind: "text", start, end: i });
+  }
+  return pieces;
+}
+
+/** The node of a `$NAME` or `${NAME}` piece. */
+function variable(p: Piece, field: string | undefined): ShellNode {
+  if (p.kind === "var")
+    return node("simple_expansion", field, p.start, p.end, [
+      anonymous("$", p.start, p.start + 1),
+      leaf("variable_name", undefined, p.start + 1, p.end),
+    ]);
+  return node("expansion", field, p.start, p.end, [
+    anonymous("${", p.start, p.start + 2),
+    leaf("variable_name", undefined, p.start + 2, p.end - 1),
+    anonymous("}", p.end - 1, p.end),
+  ]);
+}
+
+/**
+ * An argument or a destination: a word, a number node for `12` and `-1`, a quoted string or a
+ * lone variable; undefined for forms left to the parser.
  */
 function argument(
-  t: { text: string; start: number; end: number; quote?: "'" | '"' },
+  t: { text: string; start: number; end: number; quote?: "'" | '"' | "$"; pieces?: Piece[] },
   field: string,
 ): ShellNode | undefined {
   if (t.quote === "'") return leaf("raw_string", field, t.start, t.end);
+  if (t.quote === "$") return variable(t.pieces![0]!, field);
   if (t.quote === '"') {
     const parts = [anonymous('"', t.start, t.start + 1)];
-    if (t.end - t.start > 2) parts.push(leaf("string_content", undefined, t.start + 1, t.end - 1));
+    for (const p of t.pieces ?? [])
+      parts.push(
+        p.kind === "text" ? leaf("string_content", undefined, p.start, p.end) : variable(p, undefined),
+      );
     parts.push(anonymous('"', t.end - 1, t.end));
     return node("string", field, t.start, t.end, parts);
   }
