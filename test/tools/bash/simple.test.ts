@@ -121,7 +121,11 @@ const cleanWord = fc.oneof(
     arbitrary: fc
       .tuple(
         fc.constantFrom("'", '"'),
-        fc.string({ unit: fc.constantFrom(..."ab .#!*~;|&<>()'{}=-".split("")), maxLength: 6 }),
+        // non-ASCII too: the parser's offsets are UTF-16 units, as the simple path's are
+        fc.string({
+          unit: fc.constantFrom(..."ab .#!*~;|&<>()'{}=-".split(""), "é", "日", "😀"),
+          maxLength: 6,
+        }),
       )
       .filter(([q, body]) => !body.includes(q))
       .map(([q, body]) => `${q}${body}${q}`),
