@@ -54,7 +54,10 @@ describe("path globs keep picomatch's path semantics", () => {
     .filter((g) => !/\*\*\{|\}\*\*/.test(g))
     // three stars in a row: picomatch then leaves the glob's dots unescaped in its regex
     // (`a./***` matches "aa/a"), where a dot is a dot here
-    .filter((g) => !(g.includes("***") && g.includes(".")));
+    .filter((g) => !(g.includes("***") && g.includes(".")))
+    // a glob this matcher refuses (over 64 brace alternatives: up to 12 braces are drawn here, so
+    // a rare one has 128) has no semantics to compare; the refusal has its own test below
+    .filter((g) => pathGlobProblem(g) === undefined);
   const value = fc
     .array(
       fc.array(fc.constantFrom("a", "b", "A", "."), { minLength: 1, maxLength: 3 }).map((a) => a.join("")),
