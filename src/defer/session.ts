@@ -1,6 +1,6 @@
 import { countTokens } from "../render/tokens.js";
 import type { EmbedderConfig } from "./embed/embedder.js";
-import { type Ranking, RERANK_DEPTH, type SemanticRanker } from "./embed/semantic.js";
+import { type Ranking, rankQuery, type SemanticRanker } from "./embed/semantic.js";
 import {
   type DeferConfig,
   type DeferPlan,
@@ -34,7 +34,7 @@ export interface SearchOutcome {
   ranking?: Ranking;
 }
 
-/** Makes the ranker for an embedder configuration (assemble/embedder.ts); undefined for "off". */
+/** Makes the ranker for an embedder configuration (embed/factory.ts); undefined for "off". */
 export type RankerFactory = (config: EmbedderConfig) => SemanticRanker | undefined;
 
 /**
@@ -54,6 +54,8 @@ export class DeferSession {
   /** Semantic reranking (`search.embedder`), with the configuration it was made for. */
   private ranker: { config: string; ranker: SemanticRanker | undefined } | undefined;
   private lastEntries: readonly SearchEntry[] = [];
+  /** The last plan's deferred names as a set, made once per plan: every search and load reads it. */
+  private deferredSet: { plan: DeferPlan; names: ReadonlySet<string> } | undefined;
 
   /** Called with the names each time tools join the loaded set; returns the unsubscribe. */
   onLoad(listener: (names: readonly string[]) => void): () => void {
@@ -103,8 +105,16 @@ export class DeferSession {
   private prepareVectors(): void {
     const ranker = this.ranker?.ranker;
     if (ranker === undefined || this.last === undefined) return;
-    const deferred = new Set(this.last.deferred);
+    const deferred = this.deferredNames();
     ranker.prepare(this.lastEntries.filter((e) => deferred.has(e.name)));
+  }
+
+  /** The last plan's deferred names (none before a plan), as a set built once per plan. */
+  private deferredNames(): ReadonlySet<string> {
+    const plan = this.last;
+    if (plan === undefined) return NO_NAMES;
+    if (this.deferredSet?.plan !== plan) this.deferredSet = { plan, names: new Set(plan.deferred) };
+    return this.deferredSet.names;
   }
 
   /** The ranker in use, if `search.embedder` is on. */
@@ -154,7 +164,7 @@ export class DeferSession {
   /** Ranks the currently deferred tools; found tools join the loaded set for following renders. */
   search(req: SearchRequest): SearchOutcome {
     const limit = req.limit ?? DEFAULT_SEARCH_LIMIT;
-    const deferred = new Set(this.last?.deferred ?? []);
+    const deferred = this.deferredNames();
     const isDeferred = (name: string) => deferred.has(name);
     let hits: Hit[];
     if (req.pattern !== undefined)
@@ -172,16 +182,20 @@ export class DeferSession {
   async searchRanked(req: SearchRequest): Promise<SearchOutcome> {
     const ranker = this.ranker?.ranker;
     if (ranker === undefined || req.query === undefined || req.pattern !== undefined) return this.search(req);
-    const limit = req.limit ?? DEFAULT_SEARCH_LIMIT;
-    const deferred = new Set(this.last?.deferred ?? []);
-    const lexical = this.index.search(req.query, Math.max(limit, RERANK_DEPTH), (n) => deferred.has(n));
-    const { hits, ranking } = await ranker.rerank(req.query, lexical, limit);
-    return { hits, loaded: this.load(hits.map((h) => h.name)), ranking };
+    const deferred = this.deferredNames();
+    const { hits, ranking } = await rankQuery(
+      this.index,
+      ranker,
+      req.query,
+      req.limit ?? DEFAULT_SEARCH_LIMIT,
+      (n) => deferred.has(n),
+    );
+    return { hits, loaded: this.load(hits.map((h) => h.name)), ...(ranking ? { ranking } : {}) };
   }
 
   /** Adds deferred tools to the loaded set (in the given order); returns those newly added. */
   load(names: readonly string[]): string[] {
-    const deferred = new Set(this.last?.deferred ?? []);
+    const deferred = this.deferredNames();
     const already = new Set(this.state.loaded);
     // a name given twice is loaded once
     const added = [...new Set(names)].filter((n) => deferred.has(n) && !already.has(n));
@@ -196,6 +210,8 @@ export class DeferSession {
     return this.state.loaded;
   }
 }
+
+const NO_NAMES: ReadonlySet<string> = new Set();
 
 /** A model-written pattern: compiled case-insensitively, with a message that says how to fix it. */
 export function compilePattern(pattern: string): RegExp {

@@ -1,7 +1,7 @@
 import type { Toolplane } from "../assemble/index.js";
 import { reportProblems } from "../assemble/problems.js";
 import type { AnyTool } from "../declare/types.js";
-import { RERANK_DEPTH } from "../defer/embed/semantic.js";
+import { rankQuery } from "../defer/embed/semantic.js";
 import { Bm25fIndex, entryFromTool, TOOL_SEARCH_NAME } from "../defer/index.js";
 import { compilePattern } from "../defer/session.js";
 import { evalSelection } from "../eval/selection.js";
@@ -141,12 +141,10 @@ export async function searchView(plane: Toolplane, req: SearchRequest): Promise<
   const mode = req.pattern !== undefined ? "pattern" : "query";
   // over the deferred tools with search.embedder on, the blend tool_search ranks by
   const semantic = over === "deferred" && mode === "query" ? plane.deferral.session.semantic : undefined;
-  let hits =
+  const { hits, ranking } =
     req.pattern !== undefined
-      ? index.searchRegex(compilePattern(req.pattern), limit, filter)
-      : index.search(req.query ?? "", semantic ? Math.max(limit, RERANK_DEPTH) : limit, filter);
-  let ranking: SearchView["ranking"];
-  if (semantic) ({ hits, ranking } = await semantic.rerank(req.query ?? "", hits, limit));
+      ? { hits: index.searchRegex(compilePattern(req.pattern), limit, filter), ranking: undefined }
+      : await rankQuery(index, semantic, req.query ?? "", limit, filter);
   const round = (x: number) => Math.round(x * 10_000) / 10_000;
   return {
     ...(ranking ? { ranking } : {}),

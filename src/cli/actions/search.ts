@@ -3,7 +3,7 @@ import path from "node:path";
 import type { Toolplane } from "../../assemble/index.js";
 import type { EmbedderConfig } from "../../defer/embed/embedder.js";
 import { rankerFor } from "../../defer/embed/factory.js";
-import { RERANK_DEPTH, type SemanticRanker } from "../../defer/embed/semantic.js";
+import { rankQuery, type SemanticRanker } from "../../defer/embed/semantic.js";
 import { Bm25fIndex } from "../../defer/search/bm25f.js";
 import type { SearchEntry } from "../../defer/search/entry.js";
 import { entryFromJson, entryFromTool } from "../../defer/search/from-tool.js";
@@ -65,10 +65,7 @@ export const action = async (query: string | undefined, opts: SearchOptions) => 
  */
 async function rank(index: Bm25fIndex, ranker: SemanticRanker | undefined, query: string, limit: number) {
   const round = (x: number) => Math.round(x * 10_000) / 10_000;
-  const lexical = index.search(query, ranker ? Math.max(limit, RERANK_DEPTH) : limit);
-  const { hits, ranking } = ranker
-    ? await ranker.rerank(query, lexical, limit)
-    : { hits: lexical, ranking: undefined };
+  const { hits, ranking } = await rankQuery(index, ranker, query, limit);
   return {
     results: hits.map((h) => ({ name: h.name, score: round(h.score), relevance: round(h.raw) })),
     ...(ranking ? { ranking } : {}),

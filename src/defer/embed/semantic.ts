@@ -1,4 +1,4 @@
-import type { Hit } from "../search/bm25f.js";
+import type { Bm25fIndex, Hit } from "../search/bm25f.js";
 import type { SearchEntry } from "../search/entry.js";
 import { NO_FIT_THRESHOLD } from "../selection.js";
 import { cosine, type Embedder } from "./embedder.js";
@@ -12,6 +12,11 @@ export const LEXICAL_WEIGHT = 0.3;
 const BATCH = 256;
 /** The most a search waits for its query's vector before it answers lexically. */
 export const QUERY_TIMEOUT_MS = 5_000;
+/**
+ * The most of a text that is embedded: a tool's (see embeddingText) and a query's, which the
+ * model, or a client of the inspector, writes at any length (the model reads ~256 tokens of it).
+ */
+export const EMBED_TEXT_MAX = 2000;
 /** After the embedder failed, the background waits this long before it tries again. */
 const RETRY_MS = 30_000;
 
@@ -31,7 +36,22 @@ export interface Ranking {
  */
 export function embeddingText(entry: SearchEntry): string {
   const name = entry.name.replace(/[_.-]+/g, " ").replace(/([a-z])([A-Z])/g, "$1 $2");
-  return `${name}: ${entry.description}`.slice(0, 2000);
+  return `${name}: ${entry.description}`.slice(0, EMBED_TEXT_MAX);
+}
+
+/**
+ * A query's hits, best first: the lexical ones, or with a ranker the lexical top RERANK_DEPTH
+ * reordered by the blend. The one way tool_search, `toolplane search` and the inspector rank.
+ */
+export async function rankQuery(
+  index: Bm25fIndex,
+  ranker: SemanticRanker | undefined,
+  query: string,
+  limit: number,
+  filter?: (name: string) => boolean,
+): Promise<{ hits: Hit[]; ranking?: Ranking }> {
+  if (ranker === undefined) return { hits: index.search(query, limit, filter) };
+  return ranker.rerank(query, index.search(query, Math.max(limit, RERANK_DEPTH), filter), limit);
 }
 
 /**
@@ -156,7 +176,7 @@ export class SemanticRanker {
     const deadline = AbortSignal.timeout(QUERY_TIMEOUT_MS);
     try {
       [q] = (await Promise.race([
-        this.embedder.embed([query], deadline),
+        this.embedder.embed([query.slice(0, EMBED_TEXT_MAX)], deadline),
         new Promise<never>((_, reject) =>
           deadline.addEventListener("abort", () =>
             reject(new Error(`no answer within ${QUERY_TIMEOUT_MS} ms`)),

@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { type Embedder, EmbedderError, unit } from "../../../src/defer/embed/embedder.js";
-import { embeddingText, QUERY_TIMEOUT_MS, SemanticRanker } from "../../../src/defer/embed/semantic.js";
+import {
+  EMBED_TEXT_MAX,
+  embeddingText,
+  QUERY_TIMEOUT_MS,
+  SemanticRanker,
+} from "../../../src/defer/embed/semantic.js";
 import { Bm25fIndex } from "../../../src/defer/search/bm25f.js";
 import type { SearchEntry } from "../../../src/defer/search/entry.js";
 import { NO_FIT_THRESHOLD } from "../../../src/defer/selection.js";
@@ -89,6 +94,19 @@ describe("the semantic ranker", () => {
     // the blend alone would put rain_gauge first (cosine 1 against less), and the model would read
     // "none of these fits" where the lexical answer fitted
     expect(hits.map((h) => h.name)).toEqual(["weather_forecast", "rain_gauge"]);
+  });
+
+  it("embeds at most EMBED_TEXT_MAX characters of a query, however long the model writes it", async () => {
+    const { embedder, texts } = fakeEmbedder();
+    const ranker = new SemanticRanker(embedder, env());
+    ranker.prepare(TOOLS);
+    await ranker.settled();
+    const index = new Bm25fIndex();
+    index.sync(TOOLS);
+    const query = `rain weather ${"x".repeat(100_000)}`;
+    const { ranking } = await ranker.rerank(query, index.search(query, 100), 2);
+    expect(ranking.kind).toBe("hybrid");
+    expect(texts.at(-1)).toBe(query.slice(0, EMBED_TEXT_MAX));
   });
 
   it("an embedder that fails gives a lexical answer that says so", async () => {

@@ -1,6 +1,8 @@
 import { spawn } from "node:child_process";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ToolSearchResult } from "../../../src/defer/tool-search.js";
 import { Toolplane } from "../../../src/index.js";
@@ -106,6 +108,37 @@ describe("search.embedder on the user's path", () => {
       await off.close();
     }
   });
+
+  it("toolplane serve: tool_search's structuredContent says how it ranked, hybrid once the vectors are in", async () => {
+    const p = tempProject({ "a.txt": "x\n" });
+    const env = { ...p.env, TOOLPLANE_CACHE_DIR: `${p.root}/cache` };
+    const client = new Client({ name: "embed", version: "1" });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [CLI, "serve", "--cwd", p.repo, "--set", DEFER, "--set", embedder(url)],
+        env: env as Record<string, string>,
+        stderr: "pipe",
+      }),
+    );
+    try {
+      // the server never waits for the vectors: lexical with the reason until they are in
+      let ranking: { kind?: string; reason?: string } | undefined;
+      for (let i = 0; i < 100 && ranking?.kind !== "hybrid"; i++) {
+        const r = await client.callTool({
+          name: "tool_search",
+          arguments: { query: "replace text in a file" },
+        });
+        expect(r.isError).toBeFalsy();
+        ranking = (r.structuredContent as { ranking?: typeof ranking }).ranking;
+        expect(ranking?.kind === "hybrid" || /not ready yet/.test(ranking?.reason ?? "")).toBe(true);
+        if (ranking?.kind !== "hybrid") await new Promise((res) => setTimeout(res, 100));
+      }
+      expect(ranking?.kind).toBe("hybrid");
+    } finally {
+      await client.close();
+    }
+  }, 30_000);
 
   it("toolplane search reports its ranking: hybrid from the endpoint, lexical with the reason when it is down", async () => {
     const p = tempProject({ "a.txt": "x\n" });
