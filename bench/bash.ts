@@ -82,24 +82,28 @@ const PARSED_LINE = 'echo "$(pwd)" > /dev/null';
 function firstCalls(): Figure[] {
   const script = fileURLToPath(new URL("./first-bash.js", import.meta.url));
   const runs = Number(process.env.BENCH_FIRST_REPS ?? 15);
-  const kinds = ["cli", "library", "cli-compound", "cli-variable", "cli-parsed"] as const;
+  const kinds = ["cli", "library", "cli-compound", "cli-variable", "cli-parsed", "cli-parsed-wasm"] as const;
   const extra: Record<(typeof kinds)[number], number[]> = {
     cli: [],
     library: [],
     "cli-compound": [],
     "cli-variable": [],
     "cli-parsed": [],
+    "cli-parsed-wasm": [],
   };
   for (let i = 0; i < runs; i++) {
     for (const kind of kinds) {
       const flags = kind === "library" ? [] : ["--liftoff-only"];
       const line = {
         "cli-parsed": PARSED_LINE,
+        "cli-parsed-wasm": PARSED_LINE,
         "cli-compound": COMPOUND_LINE,
         "cli-variable": VARIABLE_LINE,
       };
       const args = kind in line ? [line[kind as keyof typeof line]] : [];
-      const out = execFileSync(process.execPath, [...flags, script, ...args], { encoding: "utf8" });
+      // the parser's runtime: the native binding where it loads (the default), else wasm
+      const env = { ...process.env, TOOLPLANE_BASH_PARSER: kind === "cli-parsed-wasm" ? "wasm" : "auto" };
+      const out = execFileSync(process.execPath, [...flags, script, ...args], { encoding: "utf8", env });
       const { bareMs, firstMs } = JSON.parse(out.trim().split("\n").pop()!) as {
         bareMs: number;
         firstMs: number;
@@ -145,7 +149,13 @@ function firstCalls(): Figure[] {
       unit: "ms",
       goal: "<= 80",
       ok: median(extra["cli-parsed"]) <= 80,
-      note: `${slowest("cli-parsed")}; loading web-tree-sitter and compiling the grammar's lexer on the first parse`,
+      note: `${slowest("cli-parsed")}; the native binding (tree-sitter) loaded and its first parse`,
+    },
+    {
+      name: `the same where only the wasm runtime loads (TOOLPLANE_BASH_PARSER=wasm: no prebuilt binary for the platform) (median of ${runs})`,
+      value: round(median(extra["cli-parsed-wasm"]), 1),
+      unit: "ms",
+      note: `${slowest("cli-parsed-wasm")}; loading web-tree-sitter and compiling the grammar's lexer on the first parse`,
     },
   ];
 }
@@ -162,13 +172,15 @@ async function main() {
 
   figures.push(...firstCalls());
 
-  // the parser loads lazily: what the first bash call of a session pays once
-  const loadMs = await timed(() => bashParser());
-  figures.push({
-    name: "first use: load web-tree-sitter and the bash grammar (once per process)",
-    value: round(loadMs, 1),
-    unit: "ms",
-  });
+  // the parser loads lazily: what the first bash call of a session pays once, in each runtime
+  for (const engine of ["native", "wasm"] as const) {
+    const loadMs = await timed(() => bashParser(engine));
+    figures.push({
+      name: `first use: load the bash parser, ${engine === "native" ? "the native binding (tree-sitter)" : "web-tree-sitter and the grammar's wasm"} (once per process)`,
+      value: round(loadMs, 1),
+      unit: "ms",
+    });
+  }
 
   const line = "git status && npm test 2>&1 | tee log.txt; find . -name '*.tmp' -exec rm {} \\;";
   const ctx = { cwd: dir, workspace: dir, config: { "tools.sandbox": "off" } };

@@ -41,7 +41,12 @@ const urlShim = 'var __toolplaneModuleUrl = require("node:url").pathToFileURL(__
 // bundled into the core, with their licences at its head. Every other dependency stays external.
 const pkg = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8"));
 const inlined = { stemmer: "license", tinyqueue: "LICENSE" };
-const external = Object.keys({ ...pkg.dependencies, ...pkg.peerDependencies, ...pkg.devDependencies }).filter(
+const external = Object.keys({
+  ...pkg.dependencies,
+  ...pkg.optionalDependencies,
+  ...pkg.peerDependencies,
+  ...pkg.devDependencies,
+}).filter(
   (name) => !(name in inlined),
 );
 const licences = Object.entries(inlined)

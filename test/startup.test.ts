@@ -51,6 +51,7 @@ const HEAVY = [
   "@modelcontextprotocol/sdk",
   "gpt-tokenizer",
   "web-tree-sitter",
+  "tree-sitter",
   "tree-sitter-bash",
   "ajv",
   "yaml",

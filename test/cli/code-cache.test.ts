@@ -135,16 +135,31 @@ describe("the CLI with its code cache", () => {
     expect(uncached.stdout).toBe(first.stdout);
   });
 
-  it("bash runs from a cache another call made; a bash run (V8 flags changed) makes none", () => {
+  // a command substitution: the simple path leaves it to the parser, an import() in the core
+  const line = '{"command":"echo \\"$(pwd)\\""}';
+  const bashIn = (repo: string, env: NodeJS.ProcessEnv) => {
+    const r = runCli(["call", "bash", "--cwd", repo, "--args", line, "--yes"], { env });
+    expect(r.stderr).not.toMatch(/import|could not/);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(new RegExp(`^${repo}\\n[\\s\\S]*\\[exit code 0\\]`, "m"));
+  };
+
+  it("bash through the native parser makes and uses a cache as any call does (no V8 flag changes)", () => {
     const { repo, home, env } = tempProject({ "notes.txt": "one\ntwo\n" });
-    // a command substitution: the simple path leaves it to the parser, an import() in the core
-    const line = '{"command":"echo \\"$(pwd)\\""}';
-    const bash = () => {
-      const r = runCli(["call", "bash", "--cwd", repo, "--args", line, "--yes"], { env });
-      expect(r.stderr).not.toMatch(/import|could not/);
-      expect(r.code).toBe(0);
-      expect(r.stdout).toMatch(new RegExp(`^${repo}\\n[\\s\\S]*\\[exit code 0\\]`, "m"));
-    };
+    bashIn(repo, env);
+    const [made] = cacheFiles(home);
+    expect(made?.name).toMatch(/-call\.v8$/);
+    bashIn(repo, env);
+    const read = runCli(["call", "read", "--cwd", repo, "--args", '{"path":"notes.txt"}'], { env });
+    expect(read.code).toBe(0);
+    expect(cacheFiles(home)).toEqual([made]);
+  });
+
+  it("bash runs from a cache another call made; a wasm parser's run (V8 flags changed) makes none", () => {
+    const project = tempProject({ "notes.txt": "one\ntwo\n" });
+    const { repo, home } = project;
+    const env = { ...project.env, TOOLPLANE_BASH_PARSER: "wasm" };
+    const bash = () => bashIn(repo, env);
     // V8 would refuse a cache made under --liftoff-only in every later run, which would make it again
     bash();
     bash();

@@ -66,6 +66,7 @@ export function consumerLock(req: ConsumerLockRequest): Lockfile {
     integrity: req.packed.integrity,
     ...(m.license ? { license: m.license } : {}),
     ...(m.dependencies ? { dependencies: m.dependencies } : {}),
+    ...(m.optionalDependencies ? { optionalDependencies: m.optionalDependencies } : {}),
     ...(m.bin ? { bin: m.bin } : {}),
     ...(m.engines ? { engines: m.engines } : {}),
     ...(m.peerDependencies ? { peerDependencies: m.peerDependencies } : {}),

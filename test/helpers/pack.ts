@@ -2,7 +2,7 @@
 // as a user's `npm install` would lay it out (see consumer-lock.ts for why it goes through a lockfile).
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { ROOT } from "./cli.js";
 import { consumerLock, type Lockfile } from "./consumer-lock.js";
@@ -97,7 +97,16 @@ export function installConsumer(
     },
   });
   writeFileSync(path.join(dir, "package-lock.json"), JSON.stringify(lock, null, 2));
-  sh(NPM, ["ci", "--offline", "--no-audit", "--no-fund", "--loglevel=error"], dir);
+  // Install scripts are skipped, for one reason: the native `tree-sitter` binding's prebuilt
+  // binary needs a newer libstdc++ than Debian 12's, so there its install script compiles it
+  // (~30 s a consumer, and a minute of one test's worker blocked). The compile the repository's
+  // own install made is put where the consumer's would be; with none, the consumer has what the
+  // package ships (the prebuilt binaries, or the wasm parser). No other dependency needs a script.
+  sh(NPM, ["ci", "--offline", "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error"], dir);
+  const built = path.join(ROOT, "node_modules", "tree-sitter", "build", "Release");
+  const target = path.join(dir, "node_modules", "tree-sitter");
+  if (existsSync(built) && existsSync(target))
+    cpSync(built, path.join(target, "build", "Release"), { recursive: true });
 }
 
 /** The lockfile with each alias's subtree moved to the real name (and the real name's subtree dropped). */

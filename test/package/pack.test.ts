@@ -4,11 +4,17 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { bashParser } from "../../src/tools/bash/parser.js";
 import { ROOT } from "../helpers/cli.js";
 import { installConsumer, NPX, npmEnv, packRepository, repoPackage, sh } from "../helpers/pack.js";
 import { tempDir, tempProject } from "../helpers/tmp.js";
 
 const pkg = repoPackage;
+/** Whether the native bash parser loads in this repository's own install (else the wasm one runs). */
+const nativeHere = await bashParser("native").then(
+  () => true,
+  () => false,
+);
 
 /** The first ```ts block after the README's "## Library" heading. */
 function readmeLibraryExample(): string {
@@ -44,7 +50,9 @@ const CONSUMER_TSCONFIG = {
 };
 
 // Public exports only: the root and the two adapter subpaths; a deep path must not resolve.
-const CONSUMER_MAIN = `import { type Catalog, type ToolResult, Toolplane } from "toolplane";
+const CONSUMER_MAIN = `import { createRequire } from "node:module";
+import { sep } from "node:path";
+import { type Catalog, type ToolResult, Toolplane } from "toolplane";
 import { aiSdkTools } from "toolplane/ai-sdk";
 import { openaiAgentsTools } from "toolplane/openai-agents";
 import { main } from "./weather.js";
@@ -57,6 +65,11 @@ const plane = await Toolplane.open({ cwd, env: process.env, set: ["tools.example
 const ai = Object.keys(await aiSdkTools(plane)).sort();
 const agents = (await openaiAgentsTools(plane)).map((t) => t.name).sort();
 const grep = await plane.call("grep", { pattern: "needle" });
+// a line only the parser reads (a command substitution): the native binding loads, as installed
+const bash = await plane.call("bash", { command: 'echo "$(pwd)"' });
+const nativeParser = Object.keys(createRequire(import.meta.url).cache).some((f) =>
+  f.endsWith(["", "node_modules", "tree-sitter", "index.js"].join(sep)),
+);
 await plane.close();
 
 let deep = "resolved";
@@ -73,6 +86,8 @@ console.log(JSON.stringify({
   ai,
   agents,
   grep: grep.content,
+  bash: bash.isError ? bash.error?.code : "ran",
+  nativeParser,
   deep,
 }));
 `;
@@ -140,7 +155,11 @@ describe("the package as installed from npm pack", () => {
   });
 
   it("its code and declarations import only shipped files, dependencies, peers and node builtins", () => {
-    const allowed = new Set([...Object.keys(pkg.dependencies), ...Object.keys(pkg.peerDependencies ?? {})]);
+    const allowed = new Set([
+      ...Object.keys(pkg.dependencies),
+      ...Object.keys(pkg.optionalDependencies ?? {}),
+      ...Object.keys(pkg.peerDependencies ?? {}),
+    ]);
     const bad: string[] = [];
     let checked = 0;
     for (const file of files.filter((f) => /\.c?js$/.test(f) || f.endsWith(".d.ts"))) {
@@ -196,6 +215,11 @@ describe("the package as installed from npm pack", () => {
     expect(r.agents).toContain("ticket_status");
     // grep runs ripgrep from its platform package, as installed
     expect(JSON.stringify(r.grep)).toContain("notes.txt");
+    // bash's parser: the native binding from its optional dependency, loaded from the install
+    // (wherever it loads in this repository's own);
+    // the line is read-only, so it runs in the sandbox, or asks (denied, no approver) without bwrap
+    expect(["ran", "permission_denied"]).toContain(r.bash);
+    expect(r.nativeParser).toBe(nativeHere);
     expect(r.deep).toBe("ERR_PACKAGE_PATH_NOT_EXPORTED");
   });
 

@@ -10,7 +10,7 @@ import type { PathUse, ShellAnalysis } from "./analysis.js";
 import { shellCwd } from "./cwd.js";
 import { shellEnvironment } from "./environment.js";
 import { expandGlob, expandWords, GLOB_MAX_MATCHES } from "./expand.js";
-import { bashParser, type ParsedShell, parseWith } from "./parser.js";
+import { bashParser, type ParsedShell } from "./parser.js";
 import { simpleShell } from "./simple.js";
 import { classifyShell } from "./subset.js";
 
@@ -51,8 +51,8 @@ export async function analyseCommand(
   }
   const parser = await bashParser();
   return classifyShell(
-    parseWith(parser, command),
-    options((s) => parseWith(parser, s)),
+    parser.parse(command),
+    options((s) => parser.parse(s)),
   );
 }
 

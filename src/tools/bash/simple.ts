@@ -1,4 +1,4 @@
-import type { ParsedShell, ShellNode } from "./parser.js";
+import type { ParsedShell, ShellNode } from "./shell-tree.js";
 
 // Command lines simple enough to build tree-sitter-bash's tree for them without loading it:
 // commands of plain words joined by `&&`, `||`, `|` and `;`, each with plain redirections

@@ -8,7 +8,6 @@ import { classifyCommand, isModelled } from "./commands/index.js";
 import { literal, type Site } from "./commands/site.js";
 import { unwrap } from "./commands/wrappers.js";
 import { lexicalConstructs } from "./lexical.js";
-import type { ParsedShell, ShellNode } from "./parser.js";
 import { PathRecorder } from "./paths.js";
 import {
   copy,
@@ -20,6 +19,7 @@ import {
   type Scope,
   unknownCwd,
 } from "./scope.js";
+import type { ParsedShell, ShellNode } from "./shell-tree.js";
 import { assignmentRisk } from "./variables.js";
 import { type Word, wordOf } from "./words.js";
 

@@ -1,4 +1,4 @@
-import type { ShellNode } from "./parser.js";
+import type { ShellNode } from "./shell-tree.js";
 
 /** One shell word as far as it can be known before it runs. */
 export interface Word {

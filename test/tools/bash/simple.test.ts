@@ -1,13 +1,13 @@
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { analyseCommand } from "../../../src/tools/bash/needs.js";
-import { bashParser, type ParsedShell, parseWith } from "../../../src/tools/bash/parser.js";
+import { bashParser, type ParsedShell } from "../../../src/tools/bash/parser.js";
 import { simpleShell } from "../../../src/tools/bash/simple.js";
 
 let parse: (s: string) => ParsedShell;
 beforeAll(async () => {
   const parser = await bashParser();
-  parse = (s) => parseWith(parser, s);
+  parse = (s) => parser.parse(s);
 });
 
 // words a command line is made of: plain ones, ones bash or the grammar reads as syntax, and

@@ -1,0 +1,93 @@
+// The tree both bash parser runtimes are copied into, and the copy (parser.ts chooses the runtime).
+
+/** A syntax node copied out of the parser's tree: plain data, so walking it costs no calls into the parser. */
+export interface ShellNode {
+  type: string;
+  /** The field this node fills in its parent (`name`, `argument`, `redirect`, ...). */
+  field: string | undefined;
+  named: boolean;
+  /** Offsets into the source string (UTF-16 code units). */
+  start: number;
+  end: number;
+  /** An ERROR node, or one the parser invented to recover (MISSING). */
+  broken: boolean;
+  children: ShellNode[];
+}
+
+export interface ParsedShell {
+  source: string;
+  root: ShellNode;
+  /** The parser had to recover somewhere: the classification cannot be trusted. */
+  hasError: boolean;
+}
+
+/**
+ * tree-sitter-bash, one grammar (the same package's tables) behind two runtimes: the native
+ * binding (`tree-sitter`, an optional dependency with prebuilt N-API binaries) and the wasm one
+ * (`web-tree-sitter`). They make the same tree (test/tools/bash/parser-engines.test.ts).
+ */
+export type ParserEngine = "native" | "wasm";
+
+export interface ShellParser {
+  readonly engine: ParserEngine;
+  /** Parses a command line into plain nodes. */
+  parse(source: string): ParsedShell;
+}
+
+/** What both runtimes' tree cursors offer, as far as copying a tree needs. */
+export interface ShellCursor {
+  readonly nodeType: string;
+  readonly currentFieldName: string | null | undefined;
+  readonly nodeIsNamed: boolean;
+  readonly nodeIsMissing: boolean;
+  readonly startIndex: number;
+  readonly endIndex: number;
+  gotoFirstChild(): boolean;
+  gotoNextSibling(): boolean;
+  gotoParent(): boolean;
+}
+
+/** Copies the subtree under the cursor, iteratively (a deeply nested command cannot overflow the stack). */
+export function copyTree(cursor: ShellCursor): ShellNode {
+  const make = (): ShellNode => ({
+    type: cursor.nodeType,
+    field: cursor.currentFieldName ?? undefined,
+    named: cursor.nodeIsNamed,
+    start: cursor.startIndex,
+    end: cursor.endIndex,
+    broken: cursor.nodeType === "ERROR" || cursor.nodeIsMissing,
+    children: [],
+  });
+  const root = make();
+  const stack: ShellNode[] = [root];
+  if (!cursor.gotoFirstChild()) return root;
+  for (;;) {
+    const node = make();
+    stack[stack.length - 1]!.children.push(node);
+    if (cursor.gotoFirstChild()) {
+      stack.push(node);
+      continue;
+    }
+    while (!cursor.gotoNextSibling()) {
+      if (!cursor.gotoParent() || stack.length === 1) return root;
+      stack.pop();
+    }
+  }
+}
+
+/**
+ * Bash's names are ASCII (`[A-Za-z_][A-Za-z0-9_]*`: `é=1` runs a command named `é=1`), while the
+ * grammar's scanner asks the C library whether a character is a letter, and the wasm runtime's
+ * libc says yes to `é` and `ß`: it reads `é=1` as an assignment. A tree naming a variable with
+ * any other character is not bash's reading, so it is marked broken and the classifier asks.
+ */
+export function foreignName(source: string, root: ShellNode): boolean {
+  // nothing to look for in an ASCII line, the common case
+  if (!/[^\x00-\x7f]/.test(source)) return false;
+  const stack = [root];
+  for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
+    if (node.type === "variable_name" && /[^\x00-\x7f]/.test(source.slice(node.start, node.end))) return true;
+    stack.push(...node.children);
+  }
+  return false;
+}
