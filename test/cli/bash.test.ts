@@ -5,41 +5,47 @@ import { sandboxSupport } from "../../src/tools/sandbox/bwrap.js";
 import { runCli } from "../helpers/cli.js";
 import { tempProject } from "../helpers/tmp.js";
 
+// without bubblewrap every command asks (README): these run commands a rule or the read-only set allows
+const NO_SANDBOX = !sandboxSupport().available;
+
 const ECHO_ONLY = `permissions.rules=${JSON.stringify([{ effect: "allow", action: "command", pattern: "echo *" }])}`;
 
 describe("toolplane call bash / edit / write", () => {
-  it("with only `echo *` allowed: echo runs, its write asks (denied without --yes, done with it)", () => {
-    const { repo, env } = tempProject();
-    const hi = runCli(
-      ["call", "bash", "--cwd", repo, "--args", '{"command":"echo hi"}', "--set", ECHO_ONLY],
-      { env },
-    );
-    expect(hi.code).toBe(0);
-    expect(hi.stdout).toContain("hi\n");
-    expect(hi.stdout).toContain("[exit code 0]");
+  it.skipIf(NO_SANDBOX)(
+    "with only `echo *` allowed: echo runs, its write asks (denied without --yes, done with it)",
+    () => {
+      const { repo, env } = tempProject();
+      const hi = runCli(
+        ["call", "bash", "--cwd", repo, "--args", '{"command":"echo hi"}', "--set", ECHO_ONLY],
+        { env },
+      );
+      expect(hi.code).toBe(0);
+      expect(hi.stdout).toContain("hi\n");
+      expect(hi.stdout).toContain("[exit code 0]");
 
-    const args = [
-      "call",
-      "bash",
-      "--cwd",
-      repo,
-      "--args",
-      '{"command":"echo x > out.txt"}',
-      "--set",
-      ECHO_ONLY,
-    ];
-    const denied = runCli([...args, "--json"], { env });
-    expect(denied.code).toBe(1);
-    const result = JSON.parse(denied.stdout);
-    expect(result.error.code).toBe("permission_denied");
-    expect(result.error.message).toContain('bash (write) needs approval for path "out.txt"');
-    expect(denied.stderr).toContain("or with --yes to approve every ask");
-    expect(existsSync(path.join(repo, "out.txt"))).toBe(false);
+      const args = [
+        "call",
+        "bash",
+        "--cwd",
+        repo,
+        "--args",
+        '{"command":"echo x > out.txt"}',
+        "--set",
+        ECHO_ONLY,
+      ];
+      const denied = runCli([...args, "--json"], { env });
+      expect(denied.code).toBe(1);
+      const result = JSON.parse(denied.stdout);
+      expect(result.error.code).toBe("permission_denied");
+      expect(result.error.message).toContain('bash (write) needs approval for path "out.txt"');
+      expect(denied.stderr).toContain("or with --yes to approve every ask");
+      expect(existsSync(path.join(repo, "out.txt"))).toBe(false);
 
-    const approved = runCli([...args, "--yes"], { env });
-    expect(approved.code).toBe(0);
-    expect(readFileSync(path.join(repo, "out.txt"), "utf8")).toBe("x\n");
-  });
+      const approved = runCli([...args, "--yes"], { env });
+      expect(approved.code).toBe(0);
+      expect(readFileSync(path.join(repo, "out.txt"), "utf8")).toBe("x\n");
+    },
+  );
 
   it("a command no rule allows asks by default; --yes runs it and the exit code is reported", () => {
     const { repo, env } = tempProject();
@@ -52,19 +58,22 @@ describe("toolplane call bash / edit / write", () => {
     expect(ran.stdout).toMatch(/unrecognized option[\s\S]*\[exit code 1\]/);
   });
 
-  it("the default read-only set runs with no rule: `ls missing-dir` runs and reports its exit code", () => {
-    const { repo, env } = tempProject();
-    const ran = runCli(["call", "bash", "--cwd", repo, "--args", '{"command":"ls missing-dir"}'], { env });
-    expect(ran.code).toBe(0);
-    expect(ran.stdout).toMatch(/No such file or directory[\s\S]*\[exit code 2\]/);
-    // outside the workspace it is a read the boundary denies, as the read tool's would be
-    const outside = runCli(
-      ["call", "bash", "--cwd", repo, "--yes", "--args", '{"command":"cat /etc/hostname"}'],
-      { env },
-    );
-    expect(outside.code).toBe(1);
-    expect(outside.stdout).toContain("workspace boundary");
-  });
+  it.skipIf(NO_SANDBOX)(
+    "the default read-only set runs with no rule: `ls missing-dir` runs and reports its exit code",
+    () => {
+      const { repo, env } = tempProject();
+      const ran = runCli(["call", "bash", "--cwd", repo, "--args", '{"command":"ls missing-dir"}'], { env });
+      expect(ran.code).toBe(0);
+      expect(ran.stdout).toMatch(/No such file or directory[\s\S]*\[exit code 2\]/);
+      // outside the workspace it is a read the boundary denies, as the read tool's would be
+      const outside = runCli(
+        ["call", "bash", "--cwd", repo, "--yes", "--args", '{"command":"cat /etc/hostname"}'],
+        { env },
+      );
+      expect(outside.code).toBe(1);
+      expect(outside.stdout).toContain("workspace boundary");
+    },
+  );
 
   it("edit refuses a file this session has not read (each `toolplane call` is a session of its own)", () => {
     const { repo, env } = tempProject({ "a.txt": "x\n" });
