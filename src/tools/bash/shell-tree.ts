@@ -87,7 +87,8 @@ export function foreignName(source: string, root: ShellNode): boolean {
   const stack = [root];
   for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
     if (node.type === "variable_name" && /[^\x00-\x7f]/.test(source.slice(node.start, node.end))) return true;
-    stack.push(...node.children);
+    // one at a time: a spread of a command's 200,000 arguments would pass the engine's argument limit
+    for (const child of node.children) stack.push(child);
   }
   return false;
 }
