@@ -69,8 +69,11 @@ const safeBounded = new WeakSet<object>();
 export function sealedJsonSchema(schema: SchemaInput, io: "input" | "output"): JsonSchema {
   // frozen when the generated module made it: shared as it is, not copied
   if (isPrebuiltSchema(schema)) {
-    sealed.add(schema.json);
-    if (holdsSafeBound(schema.json)) safeBounded.add(schema.json);
+    // looked at once: every bashTool() or readTool() call seals the same generated schema
+    if (!sealed.has(schema.json)) {
+      sealed.add(schema.json);
+      if (holdsSafeBound(schema.json)) safeBounded.add(schema.json);
+    }
     return schema.json;
   }
   const seen = { bound: false };
@@ -134,10 +137,7 @@ function rewriteDefs(node: unknown, seal?: { bound: boolean }, root = true): unk
     const out = node.map((v) => rewriteDefs(v, seal, false));
     return seal && !root ? Object.freeze(out) : out;
   }
-  if (typeof node === "function" || typeof node === "symbol" || typeof node === "bigint") {
-    // what structuredClone refused when it made this copy: a schema is JSON data
-    throw new TypeError(`a JSON Schema holds JSON data only, not a ${typeof node}`);
-  }
+  refuseNonJson(node);
   if (node === null || typeof node !== "object") return node;
   if (seal) {
     const quick = sealedNode(node as Record<string, unknown>, seal, root);
@@ -194,12 +194,19 @@ function sealedNode(
         key === "properties" || key === "definitions"
           ? mapValues(value, seal)
           : rewriteDefs(value, seal, false);
-    } else if (typeof value === "function" || typeof value === "symbol" || typeof value === "bigint") {
-      throw new TypeError(`a JSON Schema holds JSON data only, not a ${typeof value}`);
-    } else if (!seal.bound && isSafeBound(key, value)) seal.bound = true;
+    } else {
+      refuseNonJson(value);
+      if (!seal.bound && isSafeBound(key, value)) seal.bound = true;
+    }
   }
   for (const sym of Object.getOwnPropertySymbols(out)) delete out[sym as unknown as string];
   return root ? out : Object.freeze(out);
+}
+
+/** What structuredClone refused when it made these copies: a schema is JSON data. */
+function refuseNonJson(value: unknown): void {
+  if (typeof value === "function" || typeof value === "symbol" || typeof value === "bigint")
+    throw new TypeError(`a JSON Schema holds JSON data only, not a ${typeof value}`);
 }
 
 function mapValues(value: unknown, seal: { bound: boolean } | undefined): unknown {

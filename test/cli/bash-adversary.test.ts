@@ -1,13 +1,18 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { bashParser } from "../../src/tools/bash/parser.js";
 import { sandboxSupport } from "../../src/tools/sandbox/bwrap.js";
 import { runCli } from "../helpers/cli.js";
 import { tempProject } from "../helpers/tmp.js";
 
 // without bubblewrap every command asks (README): these run commands a rule or the read-only set allows
 const NO_SANDBOX = !sandboxSupport().available;
+const ENGINES = (await bashParser("native").then(
+  () => ["native", "wasm"],
+  () => ["wasm"],
+)) as Array<"native" | "wasm">;
 
 // The issue's narrow policy, through the path a user takes: `toolplane call bash` without --yes.
 const NARROW = `permissions.rules=${JSON.stringify([
@@ -105,6 +110,23 @@ describe("toolplane call bash under a narrow policy: the attack classes change n
       { env },
     );
     expect(r.stdout).toContain("function definition");
+  });
+
+  // bash runs a program named `é=1` here (its names are ASCII); the wasm parser's libc read an
+  // assignment, which needed no permission, so the planted program ran with no ask
+  it.each(ENGINES)("a name outside ASCII is a command, not an assignment (%s parser): it asks", (engine) => {
+    const { repo, env } = tempProject();
+    const bin = path.join(repo, "bin");
+    mkdirSync(bin);
+    writeFileSync(path.join(bin, "é=1"), `#!/bin/sh\ntouch ${path.join(repo, "pwned")}\n`, { mode: 0o755 });
+    for (const command of ["é=1", "ls; é=1"]) {
+      const r = runCli(["call", "bash", "--cwd", repo, "--json", "--args", JSON.stringify({ command })], {
+        env: { ...env, PATH: `${bin}:${env.PATH ?? process.env.PATH}`, TOOLPLANE_BASH_PARSER: engine },
+      });
+      expect(r.code, `${engine}: ${command}`).toBe(1);
+      expect(JSON.parse(r.stdout).error?.code).toBe("permission_denied");
+    }
+    expect(existsSync(path.join(repo, "pwned"))).toBe(false);
   });
 
   it.skipIf(NO_SANDBOX)(

@@ -1,5 +1,5 @@
 import { createRequire } from "node:module";
-import { copyTree, foreignName, type ShellParser } from "./shell-tree.js";
+import { copyTree, parsedShell, type ShellParser } from "./shell-tree.js";
 
 /**
  * tree-sitter-bash on the native binding: `tree-sitter` (an optional dependency) and
@@ -21,8 +21,7 @@ export async function nativeBashParser(): Promise<ShellParser> {
     engine: "native",
     parse(source) {
       const tree = parser.parse(source);
-      const root = copyTree(tree.walk());
-      return { source, root, hasError: tree.rootNode.hasError || foreignName(source, root) };
+      return parsedShell(source, copyTree(tree.walk()), tree.rootNode.hasError);
     },
   };
 }

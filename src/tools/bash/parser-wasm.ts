@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import type { Language } from "web-tree-sitter";
 import { importModule } from "../../util/import-module.js";
-import { copyTree, foreignName, type ShellParser } from "./shell-tree.js";
+import { copyTree, parsedShell, type ShellParser } from "./shell-tree.js";
 
 /**
  * tree-sitter-bash on web-tree-sitter: both wasm files ship in their npm packages (no native
@@ -30,8 +30,7 @@ export async function wasmBashParser(): Promise<ShellParser> {
       try {
         const cursor = tree.walk();
         try {
-          const root = copyTree(cursor);
-          return { source, root, hasError: tree.rootNode.hasError || foreignName(source, root) };
+          return parsedShell(source, copyTree(cursor), tree.rootNode.hasError);
         } finally {
           cursor.delete();
         }

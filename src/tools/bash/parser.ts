@@ -1,6 +1,6 @@
 import { nativeBashParser } from "./parser-native.js";
 import { wasmBashParser } from "./parser-wasm.js";
-import type { ParsedShell, ParserEngine, ShellParser } from "./shell-tree.js";
+import type { ParserEngine, ShellParser } from "./shell-tree.js";
 
 export type { ParsedShell, ParserEngine, ShellNode, ShellParser } from "./shell-tree.js";
 
@@ -10,7 +10,7 @@ const loading = new Map<ParserEngine | "auto", Promise<ShellParser>>();
  * The bash parser, loaded on first use only: a session that never runs a command never pays for
  * it. "auto" takes the native binding when it loads (its first parse costs ~15 ms in a new
  * process; the wasm runtime's ~90 ms, most of it V8 compiling the grammar's 1.3 MB module), and
- * the wasm one where it does not (no prebuilt binary for the platform, or the optional dependency
+ * the wasm one where it does not (no binary that loads on this system, or the optional dependency
  * left out). `TOOLPLANE_BASH_PARSER=wasm` asks for the wasm one.
  */
 export function bashParser(engine: ParserEngine | "auto" = defaultEngine()): Promise<ShellParser> {
@@ -21,7 +21,7 @@ export function bashParser(engine: ParserEngine | "auto" = defaultEngine()): Pro
         ? nativeBashParser()
         : engine === "wasm"
           ? wasmBashParser()
-          : nativeBashParser().catch(() => bashParser("wasm"));
+          : bashParser("native").catch(() => bashParser("wasm"));
     loading.set(engine, parser);
     // a failed load may be tried again
     parser.catch(() => loading.delete(engine));
@@ -32,9 +32,4 @@ export function bashParser(engine: ParserEngine | "auto" = defaultEngine()): Pro
 function defaultEngine(): ParserEngine | "auto" {
   const asked = process.env.TOOLPLANE_BASH_PARSER;
   return asked === "wasm" || asked === "native" ? asked : "auto";
-}
-
-/** Parses a command line with the parser `bashParser()` gives. */
-export async function parseShell(source: string): Promise<ParsedShell> {
-  return (await bashParser()).parse(source);
 }

@@ -75,18 +75,26 @@ export function copyTree(cursor: ShellCursor): ShellNode {
   }
 }
 
+/** Outside ASCII: bash's names never hold such a character. */
+const NON_ASCII = /[^\x00-\x7f]/;
+
 /**
+ * A runtime's copied tree as the classifier gets it: `recovered` is the parser's own error flag.
  * Bash's names are ASCII (`[A-Za-z_][A-Za-z0-9_]*`: `é=1` runs a command named `é=1`), while the
  * grammar's scanner asks the C library whether a character is a letter, and the wasm runtime's
  * libc says yes to `é` and `ß`: it reads `é=1` as an assignment. A tree naming a variable with
  * any other character is not bash's reading, so it is marked broken and the classifier asks.
  */
-export function foreignName(source: string, root: ShellNode): boolean {
+export function parsedShell(source: string, root: ShellNode, recovered: boolean): ParsedShell {
+  return { source, root, hasError: recovered || foreignName(source, root) };
+}
+
+function foreignName(source: string, root: ShellNode): boolean {
   // nothing to look for in an ASCII line, the common case
-  if (!/[^\x00-\x7f]/.test(source)) return false;
+  if (!NON_ASCII.test(source)) return false;
   const stack = [root];
   for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
-    if (node.type === "variable_name" && /[^\x00-\x7f]/.test(source.slice(node.start, node.end))) return true;
+    if (node.type === "variable_name" && NON_ASCII.test(source.slice(node.start, node.end))) return true;
     // one at a time: a spread of a command's 200,000 arguments would pass the engine's argument limit
     for (const child of node.children) stack.push(child);
   }
