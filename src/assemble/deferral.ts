@@ -331,15 +331,30 @@ function sameNames(a: readonly VisibleTool[], b: readonly VisibleTool[]): boolea
 
 /** Changes grouped by (from, to, reason), in the order each group first appears; names keep their order. */
 export function groupChanges(changes: readonly ResidencyChange[]): ResidencyMove[] {
-  const groups = new Map<string, ResidencyMove>();
+  // keyed by the (from, to) pair, then by the reason string itself: a key joined from the three
+  // was a new string to hash for each of a cold catalog's 10,000 arrivals, where one reason
+  // string is usually shared by all of them
+  const byMove = new Map<string, Map<string, ResidencyMove>>();
+  const order: ResidencyMove[] = [];
+  let last: ResidencyMove | undefined;
   for (const c of changes) {
-    const key = `${c.from}\u0000${c.to}\u0000${c.reason}`;
-    let g = groups.get(key);
-    if (!g) {
-      g = { from: c.from, to: c.to, reason: c.reason, names: [] };
-      groups.set(key, g);
+    let g = last;
+    if (g === undefined || g.reason !== c.reason || g.from !== c.from || g.to !== c.to) {
+      const pair = `${c.from}>${c.to}`;
+      let reasons = byMove.get(pair);
+      if (reasons === undefined) {
+        reasons = new Map();
+        byMove.set(pair, reasons);
+      }
+      g = reasons.get(c.reason);
+      if (g === undefined) {
+        g = { from: c.from, to: c.to, reason: c.reason, names: [] };
+        reasons.set(c.reason, g);
+        order.push(g);
+      }
+      last = g;
     }
     g.names.push(c.name);
   }
-  return [...groups.values()];
+  return order;
 }

@@ -135,14 +135,18 @@ export function planDeferral(
     return residencyReason(name, to, why);
   };
   if (first) {
-    // the first plan: every tool arrives, and the lists say where (the names are unique), so the
-    // 10,000 of a cold catalog are not read back from the record one by one
-    const to = new Map<string, Residency>();
-    for (const n of resident) to.set(n, "resident");
-    for (const n of deferred) to.set(n, "deferred");
-    for (const name of [...to.keys()].sort()) {
-      const r = to.get(name)!;
-      changes.push({ name, from: "absent", to: r, reason: reasonFor(name, r) });
+    // the first plan: every tool arrives, and the lists say where (the names are unique): each
+    // list sorted, then merged by name, so the 10,000 of a cold catalog are neither read back
+    // from the record nor put in a map by name (that map was ~8% of a cold 10,000-tool catalog)
+    const r = [...resident].sort();
+    const d = [...deferred].sort();
+    let i = 0;
+    let j = 0;
+    while (i < r.length || j < d.length) {
+      const fromResident = j >= d.length || (i < r.length && r[i]! < d[j]!);
+      const name = fromResident ? r[i++]! : d[j++]!;
+      const to: Residency = fromResident ? "resident" : "deferred";
+      changes.push({ name, from: "absent", to, reason: reasonFor(name, to) });
     }
   } else if (!same) {
     const all = new Set([...Object.keys(previous.residency), ...Object.keys(residency!)]);

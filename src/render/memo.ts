@@ -67,12 +67,15 @@ export interface EntryMemo {
   frozenParams?: unknown;
   /**
    * Conversions and wire forms (by provider, wire name and kept description length): a few per
-   * entry, usually one. Made one element long on the first, since a first push gives an empty
-   * array room for 17: 10,000 entries kept ~3 MB of empty slots through a cold render's
-   * collections.
+   * entry, usually one, so the first of each is held in a field and only the rest in an array:
+   * two arrays an entry were four of the ~15 objects each of a cold 10,000-tool render's tools
+   * kept through its collections (and an array made by a first push has room for 17).
    */
-  schemas: SchemaMemo[];
-  wires: WireMemo[];
+  schema0: SchemaMemo | undefined;
+  schemas: SchemaMemo[] | undefined;
+  /** The oldest wire form kept, then the newer ones (MAX_WIRES in all, the oldest dropped first). */
+  wire0: WireMemo | undefined;
+  wires: WireMemo[] | undefined;
   /** The last cut of the description: the same cap gives the same text. */
   cut?: { cap: number; text: string };
 }
@@ -146,7 +149,16 @@ export class RenderMemo {
     // set again below, so the name becomes the newest
     if (head !== undefined) this.byName.delete(tool.name);
     if (entry === undefined) {
-      entry = { description: tool.description, paramsJson, sealed, next: head, schemas: [], wires: [] };
+      entry = {
+        description: tool.description,
+        paramsJson,
+        sealed,
+        next: head,
+        schema0: undefined,
+        schemas: undefined,
+        wire0: undefined,
+        wires: undefined,
+      };
       head = entry;
       this.entries += 1 - cutChain(head, MAX_SAME_NAME);
     }
@@ -162,7 +174,9 @@ export class RenderMemo {
 
   /** The converted schema for a tool, converting once per content and conversion. */
   schema(entry: EntryMemo, adapter: ProviderAdapter, parameters: ToolProjection["parameters"]): SchemaMemo {
-    for (const s of entry.schemas) if (s.convert === adapter.convert) return s;
+    if (entry.schema0?.convert === adapter.convert) return entry.schema0;
+    if (entry.schemas !== undefined)
+      for (const s of entry.schemas) if (s.convert === adapter.convert) return s;
     const converted = adapter.convert(parameters, { notes: false });
     const present = converted.schema !== undefined;
     const unchanged = converted.schema === parameters;
@@ -180,7 +194,8 @@ export class RenderMemo {
       json,
       sealed,
     );
-    if (entry.schemas.length === 0) entry.schemas = [memo];
+    if (entry.schema0 === undefined) entry.schema0 = memo;
+    else if (entry.schemas === undefined) entry.schemas = [memo];
     else entry.schemas.push(memo);
     return memo;
   }
@@ -199,7 +214,11 @@ export class RenderMemo {
   ): WireMemo {
     const provider = adapter.name;
     const kept = description.length;
-    for (const w of entry.wires) if (w.kept === kept && w.provider === provider && w.name === name) return w;
+    const w0 = entry.wire0;
+    if (w0 !== undefined && w0.kept === kept && w0.provider === provider && w0.name === name) return w0;
+    if (entry.wires !== undefined)
+      for (const w of entry.wires)
+        if (w.kept === kept && w.provider === provider && w.name === name) return w;
     let json: string | undefined;
     let wire: unknown;
     if (firstOfSealed(entry, schema)) {
@@ -236,9 +255,11 @@ export class RenderMemo {
       wire = freezeFresh(JSON.parse(json));
     }
     const memo: WireMemo = { provider, name, kept, wire, digest: hash("sha256", json, "binary") };
-    if (entry.wires.length === 0) entry.wires = [memo];
+    if (entry.wire0 === undefined) entry.wire0 = memo;
+    else if (entry.wires === undefined) entry.wires = [memo];
     else {
-      if (entry.wires.length >= MAX_WIRES) entry.wires.shift();
+      // full: the oldest (wire0) goes, and the next oldest takes its field
+      if (entry.wires.length + 1 >= MAX_WIRES) entry.wire0 = entry.wires.shift();
       entry.wires.push(memo);
     }
     return memo;

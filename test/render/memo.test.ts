@@ -133,4 +133,30 @@ describe("RenderMemo", () => {
       }
     }
   });
+
+  it("keeps an entry's last 16 wire forms, dropping the oldest first, across providers", () => {
+    const memo = new RenderMemo();
+    const t = tool("t", "a description long enough to be cut at many lengths ".repeat(4));
+    const entry = memo.entry(t);
+    const anthropic = adapterFor("anthropic");
+    const chat = adapterFor("openai-chat");
+    const wireAt = (kept: number, adapter = anthropic) =>
+      memo.wire(entry, adapter, memo.schema(entry, adapter, t.parameters), "t", t.description.slice(0, kept));
+    const first = wireAt(10, chat);
+    const made = Array.from({ length: 15 }, (_, i) => wireAt(20 + i));
+    // 16 forms: each is found again as it was made, whichever provider made it
+    expect(wireAt(10, chat)).toBe(first);
+    for (const [i, w] of made.entries()) expect(wireAt(20 + i)).toBe(w);
+    // a 17th drops the oldest (the first), and then the next oldest
+    const newest = wireAt(99);
+    expect(wireAt(99)).toBe(newest);
+    expect(wireAt(20)).toBe(made[0]);
+    const again = wireAt(10, chat);
+    expect(again).not.toBe(first);
+    expect(again.wire).toEqual(first.wire);
+    expect(again.digest).toBe(first.digest);
+    // the re-made first form pushed out made[0], the oldest left
+    expect(wireAt(21)).toBe(made[1]);
+    expect(wireAt(20)).not.toBe(made[0]);
+  });
 });
