@@ -74,10 +74,11 @@ const VARIABLE_LINE = 'echo "$HOME" > /dev/null';
 const PARSED_LINE = 'echo "$(pwd)" > /dev/null';
 
 /**
- * The first bash call of a new process, over a bare spawn in that process: as the CLI runs it
- * (wasm on Liftoff only, main.ts) and as a library process does (V8's default tiering), in
- * alternating runs; `true`, COMPOUND_LINE and VARIABLE_LINE (the simple path, no parser) and
- * PARSED_LINE (the parser loads).
+ * The first bash call of a new process, over a bare spawn in that process, through the package's
+ * entry (the one bundled core an install has) after a first catalog: as the CLI runs it (wasm on
+ * Liftoff only, main.ts) and as a library process does (V8's default tiering), in alternating
+ * runs; `true`, COMPOUND_LINE and VARIABLE_LINE (the simple path, no parser) and PARSED_LINE (the
+ * parser loads).
  */
 function firstCalls(): Figure[] {
   const script = fileURLToPath(new URL("./first-bash.js", import.meta.url));

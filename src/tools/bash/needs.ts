@@ -5,12 +5,12 @@ import type { PermissionContext, PermissionNeed } from "../../declare/types.js";
 import { pathGlob } from "../../permissions/glob.js";
 import { isInside, realpathOfLongestPrefix } from "../../permissions/paths.js";
 import { within } from "../../permissions/protected.js";
-import { type SandboxMode, sandboxSupport } from "../sandbox/bwrap.js";
 import type { PathUse, ShellAnalysis } from "./analysis.js";
 import { shellCwd } from "./cwd.js";
 import { shellEnvironment } from "./environment.js";
 import { expandGlob, expandWords, GLOB_MAX_MATCHES } from "./expand.js";
 import { bashParser, type ParsedShell } from "./parser.js";
+import { sandboxFor } from "./sandbox-for.js";
 import { simpleShell } from "./simple.js";
 import { classifyShell } from "./subset.js";
 
@@ -64,22 +64,6 @@ function searchableDir(absolute: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** The sandbox a command would run under here: the configured mode, and whether bwrap can give it. */
-export function sandboxFor(config: Readonly<Record<string, unknown>>): {
-  mode: SandboxMode;
-  network: boolean;
-  active: boolean;
-  reason?: string;
-} {
-  const mode = (config["tools.sandbox"] as SandboxMode | undefined) ?? "workspace-write";
-  const network = config["tools.sandboxNetwork"] === true;
-  if (mode === "off") return { mode, network, active: false };
-  const support = sandboxSupport();
-  return support.available
-    ? { mode, network, active: true }
-    : { mode, network, active: false, reason: support.reason ?? "bubblewrap is not available" };
 }
 
 /**

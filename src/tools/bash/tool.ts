@@ -7,6 +7,7 @@ import { keepShellCwd, resetShellCwd, shellCwd } from "./cwd.js";
 import { shellEnvironment } from "./environment.js";
 import { pidNamespacePrefix } from "./reap.js";
 import { runShell } from "./run.js";
+import { sandboxFor } from "./sandbox-for.js";
 import { bashOutput, bashParameters } from "./schema.gen.js";
 import type { BashArgs, BashValue } from "./schema.js";
 
@@ -38,11 +39,12 @@ export function bashTool() {
       action: "command",
       patterns: (a) => [a.command],
       needs: async (a, ctx) => {
-        const { bashNeeds, sandboxFor } = await analysis();
         // an unsandboxed run waits for the PID-namespace probe: started while the call is checked,
-        // a constant command (unshare ... /bin/true), harmless whatever the check decides. A
-        // sandboxed run never uses it, so it is not spawned then.
+        // a constant command (unshare ... /bin/true), harmless whatever the check decides, and
+        // before the analysis loads, so that a process's first call waits for the slower of the
+        // two, not for both. A sandboxed run never uses it, so it is not spawned then.
         if (!sandboxFor(ctx.config).active) void pidNamespacePrefix();
+        const { bashNeeds } = await analysis();
         return bashNeeds(a.command, ctx);
       },
     },
@@ -63,7 +65,7 @@ const READ_ONLY_ERRORS = /Read-only file system|EROFS|Device or resource busy/;
 
 export async function runBash(args: BashArgs, ctx: ToolContext): Promise<BashValue> {
   const cwd = shellCwd(ctx);
-  const { sandboxFor, writesInto } = await analysis();
+  const { writesInto } = await analysis();
   const sandbox = sandboxFor(ctx.config);
   const extraEnv = (ctx.config["tools.shellEnv"] as string[] | undefined) ?? [];
   const env = shellEnvironment(process.env, extraEnv);
