@@ -1,3 +1,4 @@
+import { bashParserCheck } from "./bash-parser.js";
 import { leakCheck, schemaCheck } from "./declare.js";
 import { renameLeftoverCheck, skillFilesCheck, staleCacheCheck } from "./discover.js";
 import { attachmentCheck } from "./filter.js";
@@ -53,6 +54,7 @@ export async function runDoctor(ctx: DoctorContext): Promise<DoctorReport> {
       skillFilesCheck(await plane.skillsView()),
       trust,
       sandboxCheck(ctx),
+      await bashParserCheck(),
     ],
     problems: providers.problems,
     trust: plane.config.trust,

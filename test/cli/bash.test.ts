@@ -117,3 +117,24 @@ describe("toolplane doctor: the sandbox row", () => {
     expect(row.detail).toContain("workspace-write, no network");
   });
 });
+
+describe("toolplane doctor: the bash parser row", () => {
+  it("names the runtime that parses commands here, and follows TOOLPLANE_BASH_PARSER", async () => {
+    const { bashParser } = await import("../../src/tools/bash/parser.js");
+    const nativeHere = await bashParser("native").then(
+      () => true,
+      () => false,
+    );
+    const { repo, env } = tempProject();
+    const rowOf = (extra: NodeJS.ProcessEnv) => {
+      const r = runCli(["doctor", "--cwd", repo, "--json"], { env: { ...env, ...extra } });
+      return JSON.parse(r.stdout).checks.find((c: { check: string }) => c.check === "bash-parser");
+    };
+    const auto = rowOf({});
+    expect(auto).toMatchObject({ station: "tools", ok: true });
+    expect(auto.detail).toContain(nativeHere ? "native binding (tree-sitter)" : "web-tree-sitter (wasm)");
+    const wasm = rowOf({ TOOLPLANE_BASH_PARSER: "wasm" });
+    expect(wasm).toMatchObject({ ok: true });
+    expect(wasm.detail).toContain("as TOOLPLANE_BASH_PARSER=wasm asks");
+  });
+});

@@ -32,6 +32,7 @@ const IDS = [
   "discover/skill-files",
   "config/untrusted-project",
   "tools/sandbox",
+  "tools/bash-parser",
 ];
 
 describe("toolplane doctor", () => {
@@ -132,8 +133,9 @@ describe("toolplane doctor", () => {
       },
       { trust: true },
     );
-    // the sandbox row: bubblewrap missing (a path where there is none)
-    const r = doctor(repo, { ...env, TOOLPLANE_BWRAP: "/nonexistent/bwrap" });
+    // the sandbox row: bubblewrap missing (a path where there is none); the bash parser row: a
+    // runtime name the parser would ignore
+    const r = doctor(repo, { ...env, TOOLPLANE_BWRAP: "/nonexistent/bwrap", TOOLPLANE_BASH_PARSER: "wsam" });
     expect(r.code).toBe(1);
     for (const c of r.report.checks) {
       // the project is trusted here (its modules seed the faults): test/config/trust.test.ts seeds that row
