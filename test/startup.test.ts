@@ -57,6 +57,7 @@ const HEAVY = [
   "yaml",
   "chokidar",
   "diff",
+  "picomatch",
 ];
 
 function guarded(blocked: string[], args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) {
@@ -82,6 +83,26 @@ describe("importing toolplane", () => {
     const r = guarded([...HEAVY, "zod"], script(`process.stdout.write(typeof toolplane.Toolplane.open);`));
     expect(r.stderr).toBe("");
     expect(r.stdout).toBe("function");
+  });
+
+  it("a bash line names no glob: its check loads no picomatch (a line with one does)", () => {
+    const p = tempProject({ "a.txt": "hello\n" });
+    const body = `
+const plane = await toolplane.Toolplane.open({ cwd: ${JSON.stringify(p.repo)}, set: ["tools.sandbox=off"], bundledSkills: null });
+const out = {};
+for (const command of ["cat a.txt | wc -l", "cat *.txt"]) {
+  const r = await plane.call("bash", { command }, { ask: () => true });
+  out[command] = r.isError ? "error: " + JSON.stringify(r.error ?? r.content) : r.content.map((c) => c.text).join("");
+}
+await plane.close();
+process.stdout.write(JSON.stringify(out));
+`;
+    const r = guarded(["picomatch"], script(body), { env: p.bareEnv });
+    expect(r.stderr).toBe("");
+    const out = JSON.parse(r.stdout) as Record<string, string>;
+    expect(out["cat a.txt | wc -l"]).toMatch(/^1\n/);
+    // the guard holds: expanding the glob asked for picomatch, which the guard refused
+    expect(out["cat *.txt"]).toMatch(/^error: .*picomatch/);
   });
 
   it("works without ripgrep's package, and a search then says ripgrep is missing", () => {

@@ -11,7 +11,7 @@ const REINSTALL =
  * Which runtime parses bash commands here. The bash tool takes the native binding where it loads
  * and the wasm runtime where it does not, silently: the trees are the same
  * (test/tools/bash/parser-engines.test.ts), but the wasm runtime's first parse in a process costs
- * ~70 ms more, and a harness author had no way to learn which one loaded. Neither loading fails
+ * 60-90 ms more, and a harness author had no way to learn which one loaded. Neither loading fails
  * the row: a line the parser must read then fails its call (it is never allowed unread).
  */
 export async function bashParserCheck(env: NodeJS.ProcessEnv = process.env): Promise<DoctorCheck> {
@@ -43,7 +43,7 @@ export async function bashParserCheck(env: NodeJS.ProcessEnv = process.env): Pro
       "tools",
       "bash-parser",
       `bash commands are parsed by ${WASM}: the native binding did not load (${native}); the trees are ` +
-        "the same, and each process's first parse costs ~70 ms more (npm rebuild tree-sitter, where a " +
+        "the same, and each process's first parse costs 60-90 ms more (npm rebuild tree-sitter, where a " +
         "C++ toolchain is installed, builds the binding)",
       ignored,
       unset,
