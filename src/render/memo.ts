@@ -68,8 +68,8 @@ export interface EntryMemo {
   /**
    * Conversions and wire forms (by provider, wire name and kept description length): a few per
    * entry, usually one, so the first of each is held in a field and only the rest in an array:
-   * two arrays an entry were four of the ~15 objects each of a cold 10,000-tool render's tools
-   * kept through its collections (and an array made by a first push has room for 17).
+   * two arrays per entry (four heap objects with their stores) were kept for every tool through
+   * a cold 10,000-tool render's collections (and an array made by a first push has room for 17).
    */
   schema0: SchemaMemo | undefined;
   schemas: SchemaMemo[] | undefined;
