@@ -5,7 +5,7 @@ export {
   TOOL_NAME_PATTERN,
 } from "./define-tool.js";
 export { displayCall } from "./display.js";
-export { DeclarationError } from "./errors.js";
+export { ArgumentsError, DeclarationError } from "./errors.js";
 export { DRAFT_07, isObjectSchema, isZodSchema, normaliseRawSchema, toJsonSchema } from "./json-schema.js";
 export { findLeaks, HOST_KEYS } from "./leak.js";
 export {

@@ -1,3 +1,4 @@
+import { ArgumentsError } from "../declare/errors.js";
 import { OutputTooLargeError } from "./errors.js";
 import type { ToolErrorCode } from "./types.js";
 
@@ -73,7 +74,13 @@ export function describeRunError(
   if (error instanceof OutputTooLargeError)
     return new CallFailure("output_too_large", `${tool}: ${error.message}`);
   if (error instanceof CallFailure) return error;
+  if (error instanceof ArgumentsError) return refusedArguments(tool, error);
   return new CallFailure("tool_error", `${tool} failed: ${messageOf(error)}`, partial);
+}
+
+/** A tool's own refusal of its arguments (ArgumentsError), as the model reads a schema's. */
+export function refusedArguments(tool: string, error: ArgumentsError): CallFailure {
+  return new CallFailure("invalid_arguments", `invalid arguments for ${tool}: ${error.message}`);
 }
 
 export function asFailure(error: unknown): CallFailure {

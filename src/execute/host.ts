@@ -1,3 +1,4 @@
+import { ArgumentsError } from "../declare/errors.js";
 import type { AnyTool, ModelContent, RenderedOutput, ToolContext, ToolSession } from "../declare/types.js";
 import { formatIssues } from "../declare/validate.js";
 import {
@@ -15,6 +16,7 @@ import {
   CallFailure,
   describeRunError,
   messageOf,
+  refusedArguments,
   runWithTimeout,
   stoppedForOutput,
 } from "./failure.js";
@@ -281,6 +283,7 @@ export class ExecutionHost {
         session: this.session,
       });
     } catch (error) {
+      if (error instanceof ArgumentsError) throw refusedArguments(tool.name, error);
       throw new CallFailure(
         "tool_error",
         `${tool.name} could not state its permissions: ${messageOf(error)}`,

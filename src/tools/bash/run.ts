@@ -30,6 +30,25 @@ export interface ShellExit {
 const PRELUDE = 'exec 2>&1\ntrap \'builtin printf "%s\\0" "$PWD" 2>/dev/null >&3\' EXIT\n';
 
 /**
+ * The most bytes Linux copies into one argument of a new program (MAX_ARG_STRLEN, 32 pages of
+ * 4 KiB, the closing NUL included). The command goes to bash as one (`bash -c SCRIPT`), so a
+ * longer one fails at spawn with E2BIG, which tells the model nothing it can act on.
+ */
+export const ARG_MAX_BYTES = 131_072;
+
+/** Why bash cannot be given this command in one argument, or undefined when it can. */
+export function commandTooLong(command: string): string | undefined {
+  const bytes = Buffer.byteLength(PRELUDE) + Buffer.byteLength(command) + 1;
+  if (bytes <= ARG_MAX_BYTES) return undefined;
+  const size = Buffer.byteLength(command).toLocaleString("en-US");
+  return (
+    `the command is ${size} bytes, and Linux passes one argument of at most ${ARG_MAX_BYTES.toLocaleString("en-US")} ` +
+    "bytes to a program (bash runs it as `bash -c COMMAND`): write the script to a file with the write " +
+    "tool and run `bash FILE`, or split it into several calls"
+  );
+}
+
+/**
  * Runs one command line with bash, in its own process group (under bwrap when sandboxed), streams
  * its output through the host's collector with back-pressure, and kills the whole group on abort
  * (timeout, output cap, the user's stop) and when the shell exits (background jobs end with it).

@@ -1,12 +1,12 @@
 import path from "node:path";
-import { defineTool } from "../../declare/index.js";
+import { ArgumentsError, defineTool } from "../../declare/index.js";
 import type { OutputStream, RenderedOutput, ToolContext } from "../../declare/types.js";
 import { sandboxSupport } from "../sandbox/bwrap.js";
 import { protectedBinds, removeCreated } from "../sandbox/protect.js";
 import { keepShellCwd, resetShellCwd, shellCwd } from "./cwd.js";
 import { shellEnvironment } from "./environment.js";
 import { pidNamespacePrefix } from "./reap.js";
-import { runShell } from "./run.js";
+import { commandTooLong, runShell } from "./run.js";
 import { sandboxFor } from "./sandbox-for.js";
 import { bashOutput, bashParameters } from "./schema.gen.js";
 import type { BashArgs, BashValue } from "./schema.js";
@@ -39,6 +39,9 @@ export function bashTool() {
       action: "command",
       patterns: (a) => [a.command],
       needs: async (a, ctx) => {
+        // refused before anything is asked: a command that cannot be run is no question to put
+        const tooLong = commandTooLong(a.command);
+        if (tooLong !== undefined) throw new ArgumentsError(tooLong);
         // an unsandboxed run waits for the PID-namespace probe: started while the call is checked,
         // a constant command (unshare ... /bin/true), harmless whatever the check decides, and
         // before the analysis loads, so that a process's first call waits for the slower of the
@@ -64,6 +67,9 @@ const DIRECT_OUTPUT_MAX = 1024 * 1024;
 const READ_ONLY_ERRORS = /Read-only file system|EROFS|Device or resource busy/;
 
 export async function runBash(args: BashArgs, ctx: ToolContext): Promise<BashValue> {
+  // the check needs makes, again for a caller that runs the tool without the host
+  const tooLong = commandTooLong(args.command);
+  if (tooLong !== undefined) throw new ArgumentsError(tooLong);
   const cwd = shellCwd(ctx);
   const { writesInto } = await analysis();
   const sandbox = sandboxFor(ctx.config);

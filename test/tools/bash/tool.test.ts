@@ -176,3 +176,27 @@ describe("bash under the host", () => {
     expect(long.truncated).toBe(true);
   });
 });
+
+describe("bash: a command longer than Linux passes in one argument", () => {
+  it("is refused as invalid arguments, before any ask; one just under the limit runs", async () => {
+    const asked: AskRequest[] = [];
+    const h = shell([], {
+      ask: (r) => {
+        asked.push(r);
+        return true;
+      },
+    });
+    const long = await run(h, `echo ${"a".repeat(200 * 1024)} | wc -c`);
+    expect(long.error?.code).toBe("invalid_arguments");
+    expect(long.error?.message).toContain("the command is 204,813 bytes");
+    expect(long.error?.message).toContain(
+      "write the script to a file with the write tool and run `bash FILE`",
+    );
+    expect(asked).toEqual([]);
+    // 130,000 bytes of command fit with bash's own prelude; before the check, 200 KiB failed at
+    // spawn with E2BIG
+    const under = await run(h, `echo ${"a".repeat(130_000 - 12)} | wc -c`);
+    expect(under.isError).toBe(false);
+    expect(textOf(under)).toMatch(/^129989\n/);
+  });
+});
