@@ -129,6 +129,37 @@ describe("toolplane call bash under a narrow policy: the attack classes change n
     expect(existsSync(path.join(repo, "pwned"))).toBe(false);
   });
 
+  // bash runs a program named `-9` here, its output to `a`; the grammar read `-9` as the
+  // descriptor of a bare redirection, so with writes allowed the program ran with no ask
+  it.each(ENGINES)("a descriptor that is not digits is a command (%s parser): `-9>a` asks", (engine) => {
+    const { repo, env } = tempProject();
+    const bin = path.join(repo, "bin");
+    mkdirSync(bin);
+    writeFileSync(path.join(bin, "-9"), `#!/bin/sh\ntouch ${path.join(repo, "pwned")}\n`, { mode: 0o755 });
+    const writes = `permissions.rules=${JSON.stringify([{ effect: "allow", action: "write" }])}`;
+    for (const command of ["-9>a", "echo hi; -9>>a"]) {
+      const r = runCli(
+        [
+          "call",
+          "bash",
+          "--cwd",
+          repo,
+          "--json",
+          "--args",
+          JSON.stringify({ command }),
+          "--set",
+          writes,
+          "--set",
+          "tools.sandbox=off",
+        ],
+        { env: { ...env, PATH: `${bin}:${env.PATH ?? process.env.PATH}`, TOOLPLANE_BASH_PARSER: engine } },
+      );
+      expect(r.code, `${engine}: ${command}`).toBe(1);
+      expect(JSON.parse(r.stdout).error?.code).toBe("permission_denied");
+    }
+    expect(existsSync(path.join(repo, "pwned"))).toBe(false);
+  });
+
   it.skipIf(NO_SANDBOX)(
     "the default read-only set runs with no rule; a rule `echo *` also allows a bare `echo`",
     () => {

@@ -77,24 +77,33 @@ export function copyTree(cursor: ShellCursor): ShellNode {
 
 /** Outside ASCII: bash's names never hold such a character. */
 const NON_ASCII = /[^\x00-\x7f]/;
+/** A redirection's descriptor, as bash reads one: decimal digits (`2>`, `10<`). */
+const DESCRIPTOR = /^[0-9]+$/;
 
 /**
  * A runtime's copied tree as the classifier gets it: `recovered` is the parser's own error flag.
- * Bash's names are ASCII (`[A-Za-z_][A-Za-z0-9_]*`: `é=1` runs a command named `é=1`), while the
- * grammar's scanner asks the C library whether a character is a letter, and the wasm runtime's
- * libc says yes to `é` and `ß`: it reads `é=1` as an assignment. A tree naming a variable with
- * any other character is not bash's reading, so it is marked broken and the classifier asks.
+ * Two readings of the grammar are not bash's, and a tree holding either is marked broken, so the
+ * classifier asks:
+ * - Bash's names are ASCII (`[A-Za-z_][A-Za-z0-9_]*`: `é=1` runs a command named `é=1`), while
+ *   the grammar's scanner asks the C library whether a character is a letter, and the wasm
+ *   runtime's libc says yes to `é` and `ß`: it reads `é=1` as an assignment.
+ * - A redirection's descriptor is digits to bash, while the grammar also takes a leading `-`
+ *   (and the wasm runtime `é` among the digits): `-9>a` is a command named `-9` writing to `a`
+ *   to bash, and a bare redirection with no command to the grammar, so the command went unseen.
  */
 export function parsedShell(source: string, root: ShellNode, recovered: boolean): ParsedShell {
-  return { source, root, hasError: recovered || foreignName(source, root) };
+  return { source, root, hasError: recovered || notBashReading(source, root) };
 }
 
-function foreignName(source: string, root: ShellNode): boolean {
-  // nothing to look for in an ASCII line, the common case
-  if (!NON_ASCII.test(source)) return false;
+function notBashReading(source: string, root: ShellNode): boolean {
+  const foreign = NON_ASCII.test(source);
+  // nothing to look for in an ASCII line without a redirection, the common case
+  if (!foreign && !source.includes(">") && !source.includes("<")) return false;
   const stack = [root];
   for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
-    if (node.type === "variable_name" && NON_ASCII.test(source.slice(node.start, node.end))) return true;
+    if (node.type === "file_descriptor" && !DESCRIPTOR.test(source.slice(node.start, node.end))) return true;
+    if (foreign && node.type === "variable_name" && NON_ASCII.test(source.slice(node.start, node.end)))
+      return true;
     // one at a time: a spread of a command's 200,000 arguments would pass the engine's argument limit
     for (const child of node.children) stack.push(child);
   }
