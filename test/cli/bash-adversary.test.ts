@@ -160,6 +160,37 @@ describe("toolplane call bash under a narrow policy: the attack classes change n
     expect(existsSync(path.join(repo, "pwned"))).toBe(false);
   });
 
+  // bash runs a program named ` ls` here; the grammar skipped the escaped blank and read `ls`,
+  // which the read-only set runs with no rule at all
+  it.each(ENGINES)(
+    "an escaped blank that starts a word is part of it (%s parser): `\\ ls` asks",
+    (engine) => {
+      const { repo, env } = tempProject();
+      const bin = path.join(repo, "bin");
+      mkdirSync(bin);
+      writeFileSync(path.join(bin, " ls"), `#!/bin/sh\ntouch ${path.join(repo, "pwned")}\n`, { mode: 0o755 });
+      for (const command of ["\\ ls", "echo hi && \\ ls"]) {
+        const r = runCli(
+          [
+            "call",
+            "bash",
+            "--cwd",
+            repo,
+            "--json",
+            "--args",
+            JSON.stringify({ command }),
+            "--set",
+            "tools.sandbox=off",
+          ],
+          { env: { ...env, PATH: `${bin}:${env.PATH ?? process.env.PATH}`, TOOLPLANE_BASH_PARSER: engine } },
+        );
+        expect(r.code, `${engine}: ${command}`).toBe(1);
+        expect(JSON.parse(r.stdout).error?.code).toBe("permission_denied");
+      }
+      expect(existsSync(path.join(repo, "pwned"))).toBe(false);
+    },
+  );
+
   it.skipIf(NO_SANDBOX)(
     "the default read-only set runs with no rule; a rule `echo *` also allows a bare `echo`",
     () => {

@@ -90,6 +90,9 @@ const DESCRIPTOR = /^[0-9]+$/;
  * - A redirection's descriptor is digits to bash, while the grammar also takes a leading `-`
  *   (and the wasm runtime `é` among the digits): `-9>a` is a command named `-9` writing to `a`
  *   to bash, and a bare redirection with no command to the grammar, so the command went unseen.
+ * - An escaped blank (`\ `, `\<tab>`) where a word starts is a character of that word to bash,
+ *   while the grammar skips it as blank space: `\ ls` runs a program named ` ls`, not `ls`, and
+ *   `echo > \ x` writes ` x`, not `x`. So an escaped blank outside every token is one.
  */
 export function parsedShell(source: string, root: ShellNode, recovered: boolean): ParsedShell {
   return { source, root, hasError: recovered || notBashReading(source, root) };
@@ -97,15 +100,33 @@ export function parsedShell(source: string, root: ShellNode, recovered: boolean)
 
 function notBashReading(source: string, root: ShellNode): boolean {
   const foreign = NON_ASCII.test(source);
-  // nothing to look for in an ASCII line without a redirection, the common case
-  if (!foreign && !source.includes(">") && !source.includes("<")) return false;
+  const blank = ESCAPED_BLANK.test(source);
+  // nothing to look for in an ASCII line without a redirection or an escaped blank, the common case
+  if (!foreign && !blank && !source.includes(">") && !source.includes("<")) return false;
+  // the characters some token holds: an escaped blank outside all of them was skipped as space
+  const held = blank ? new Uint8Array(source.length) : undefined;
   const stack = [root];
   for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
     if (node.type === "file_descriptor" && !DESCRIPTOR.test(source.slice(node.start, node.end))) return true;
     if (foreign && node.type === "variable_name" && NON_ASCII.test(source.slice(node.start, node.end)))
       return true;
+    if (held && (node.children.length === 0 || TEXT_NODES.has(node.type))) held.fill(1, node.start, node.end);
     // one at a time: a spread of a command's 200,000 arguments would pass the engine's argument limit
     for (const child of node.children) stack.push(child);
   }
+  if (held) for (const m of source.matchAll(ESCAPED_BLANKS)) if (held[m.index] === 0) return true;
   return false;
 }
+
+/** A backslash before a space or a tab (`\v` and `\f` are control characters: lexical.ts asks). */
+const ESCAPED_BLANK = /\\[ \t]/;
+const ESCAPED_BLANKS = /\\[ \t]/g;
+/** Nodes whose whole text is literal text of theirs, with or without tokens inside. */
+const TEXT_NODES = new Set([
+  "string",
+  "raw_string",
+  "ansi_c_string",
+  "translated_string",
+  "heredoc_body",
+  "comment",
+]);

@@ -126,3 +126,34 @@ describe("a redirection's descriptor that is not digits", () => {
     }
   });
 });
+
+describe("an escaped blank where a word starts", () => {
+  // found by a fuzz of random lines against bash under strace: the grammar skips `\ ` as blank
+  // space where a token starts, where bash keeps it as a character of the word
+  it("is not bash's reading (`\\ ls` runs a program named ` ls`): broken in either runtime", async () => {
+    for (const engine of missing ? (["wasm"] as const) : (["native", "wasm"] as const)) {
+      const parser = await bashParser(engine);
+      for (const line of [
+        "\\ ls",
+        "echo > \\ x",
+        "ls \\ -la",
+        '"a"\\ b',
+        "echo $x\\ y",
+        "echo $(\\ ls)",
+        "x=\\ 1 ls",
+        "ls a\\\tb",
+      ])
+        expect(parser.parse(line).hasError, `${engine}: ${line}`).toBe(true);
+      // inside a word, a string or a comment it is the grammar's reading too
+      for (const line of [
+        "echo a\\ b",
+        "cat -\\ x",
+        "echo \\\\ x",
+        'echo "x \\ y"',
+        "echo 'x \\ y'",
+        "echo #\\ x",
+      ])
+        expect(parser.parse(line).hasError, `${engine}: ${line}`).toBe(false);
+    }
+  });
+});
