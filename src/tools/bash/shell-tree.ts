@@ -82,7 +82,7 @@ const DESCRIPTOR = /^[0-9]+$/;
 
 /**
  * A runtime's copied tree as the classifier gets it: `recovered` is the parser's own error flag.
- * Two readings of the grammar are not bash's, and a tree holding either is marked broken, so the
+ * Three readings of the grammar are not bash's, and a tree holding one is marked broken, so the
  * classifier asks:
  * - Bash's names are ASCII (`[A-Za-z_][A-Za-z0-9_]*`: `é=1` runs a command named `é=1`), while
  *   the grammar's scanner asks the C library whether a character is a letter, and the wasm
@@ -92,7 +92,7 @@ const DESCRIPTOR = /^[0-9]+$/;
  *   to bash, and a bare redirection with no command to the grammar, so the command went unseen.
  * - An escaped blank (`\ `, `\<tab>`) where a word starts is a character of that word to bash,
  *   while the grammar skips it as blank space: `\ ls` runs a program named ` ls`, not `ls`, and
- *   `echo > \ x` writes ` x`, not `x`. So an escaped blank outside every token is one.
+ *   `echo > \ x` writes ` x`, not `x`: an escaped blank that no token holds was skipped.
  */
 export function parsedShell(source: string, root: ShellNode, recovered: boolean): ParsedShell {
   return { source, root, hasError: recovered || notBashReading(source, root) };
