@@ -191,6 +191,38 @@ describe("toolplane call bash under a narrow policy: the attack classes change n
     },
   );
 
+  // bash sets PATH to the number of the descriptor `{PATH}>` opens (10 and up), and `ls` then runs
+  // from a folder of that name in the workspace; the grammar read an argument and a redirection,
+  // and the read-only set ran both commands with no rule at all
+  it.each(ENGINES)("a named descriptor sets its variable (%s parser): `{PATH}>` asks", (engine) => {
+    const { repo, env } = tempProject();
+    for (let fd = 10; fd < 20; fd++) {
+      mkdirSync(path.join(repo, String(fd)));
+      writeFileSync(path.join(repo, String(fd), "ls"), `#!/bin/sh\ntouch ${path.join(repo, "pwned")}\n`, {
+        mode: 0o755,
+      });
+    }
+    for (const command of ["echo hi {PATH}>/dev/null; ls", "echo {PATH}>/dev/null && ls"]) {
+      const r = runCli(
+        [
+          "call",
+          "bash",
+          "--cwd",
+          repo,
+          "--json",
+          "--args",
+          JSON.stringify({ command }),
+          "--set",
+          "tools.sandbox=off",
+        ],
+        { env: { ...env, TOOLPLANE_BASH_PARSER: engine } },
+      );
+      expect(r.code, `${engine}: ${command}`).toBe(1);
+      expect(JSON.parse(r.stdout).error?.code).toBe("permission_denied");
+    }
+    expect(existsSync(path.join(repo, "pwned"))).toBe(false);
+  });
+
   it.skipIf(NO_SANDBOX)(
     "the default read-only set runs with no rule; a rule `echo *` also allows a bare `echo`",
     () => {

@@ -4,7 +4,8 @@ import fc from "fast-check";
 // the tree-sitter grammar and bash are likeliest to read the same characters differently. Two
 // such readings were found by this draw (2026-12-05) that the grammar-shaped lines of
 // bash-grammar.ts never made: `\ ls` (the grammar skipped the escaped blank; bash ran ` ls`) and
-// `-9>a` (a descriptor to the grammar; a command named `-9` to bash).
+// `-9>a` (a descriptor to the grammar; a command named `-9` to bash). A third, `{PATH}>f` (bash's
+// named descriptor, which sets PATH), came from reading bash's manual; `{x}` is drawn since.
 const token = fc.constantFrom(
   ..."echo cat ls true x a file.txt src dash/ grep head wc find sed git status p".split(" "),
   ..."-9 -1 9 2 0 - -- -n -e".split(" "),
@@ -28,6 +29,8 @@ const token = fc.constantFrom(
   "<(",
   ">(",
   "{a,b}",
+  "{x}",
+  "{PATH}",
   ..."! # * ? [ ] ~ , . / : % ^ + @".split(" "),
 );
 const glue = fc.constantFrom(" ", "", "", " ");

@@ -82,7 +82,7 @@ const DESCRIPTOR = /^[0-9]+$/;
 
 /**
  * A runtime's copied tree as the classifier gets it: `recovered` is the parser's own error flag.
- * Three readings of the grammar are not bash's, and a tree holding one is marked broken, so the
+ * Four readings of the grammar are not bash's, and a tree holding one is marked broken, so the
  * classifier asks:
  * - Bash's names are ASCII (`[A-Za-z_][A-Za-z0-9_]*`: `é=1` runs a command named `é=1`), while
  *   the grammar's scanner asks the C library whether a character is a letter, and the wasm
@@ -93,6 +93,10 @@ const DESCRIPTOR = /^[0-9]+$/;
  * - An escaped blank (`\ `, `\<tab>`) where a word starts is a character of that word to bash,
  *   while the grammar skips it as blank space: `\ ls` runs a program named ` ls`, not `ls`, and
  *   `echo > \ x` writes ` x`, not `x`: an escaped blank that no token holds was skipped.
+ * - A word `{NAME}` right before a redirection (`echo hi {PATH}>/dev/null`) is to bash a
+ *   redirection that opens a new descriptor and sets the variable NAME to its number: PATH
+ *   becomes `11`, and the next command of the line runs `./11/ls` from the workspace. The grammar
+ *   reads an argument `{PATH}` and a redirection of the command's output.
  */
 export function parsedShell(source: string, root: ShellNode, recovered: boolean): ParsedShell {
   return { source, root, hasError: recovered || notBashReading(source, root) };
@@ -101,23 +105,35 @@ export function parsedShell(source: string, root: ShellNode, recovered: boolean)
 function notBashReading(source: string, root: ShellNode): boolean {
   const foreign = NON_ASCII.test(source);
   const blank = ESCAPED_BLANK.test(source);
+  const named = NAMED_REDIRECTION.test(source);
   // nothing to look for in an ASCII line without a redirection or an escaped blank, the common case
   if (!foreign && !blank && !source.includes(">") && !source.includes("<")) return false;
-  // the characters some token holds: an escaped blank outside all of them was skipped as space
+  // the characters some token holds (an escaped blank outside all of them was skipped as space),
+  // and those of quoted text and comments (where `{NAME}>` is text)
   const held = blank ? new Uint8Array(source.length) : undefined;
+  const text = named ? new Uint8Array(source.length) : undefined;
   const stack = [root];
   for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
     if (node.type === "file_descriptor" && !DESCRIPTOR.test(source.slice(node.start, node.end))) return true;
     if (foreign && node.type === "variable_name" && NON_ASCII.test(source.slice(node.start, node.end)))
       return true;
-    if (held && (node.children.length === 0 || TEXT_NODES.has(node.type))) held.fill(1, node.start, node.end);
+    const literal = TEXT_NODES.has(node.type);
+    if (held && (literal || node.children.length === 0)) held.fill(1, node.start, node.end);
+    if (text && literal) text.fill(1, node.start, node.end);
     // one at a time: a spread of a command's 200,000 arguments would pass the engine's argument limit
     for (const child of node.children) stack.push(child);
   }
   if (held) for (const m of source.matchAll(ESCAPED_BLANKS)) if (held[m.index] === 0) return true;
+  if (text) for (const m of source.matchAll(NAMED_REDIRECTIONS)) if (text[m.index] === 0) return true;
   return false;
 }
 
+/**
+ * `{NAME}` (or `{NAME[...]}`) starting a word, right before `<` or `>`: bash's named descriptor.
+ * Only where a word starts: `a{x}>f` is a word and a redirection to bash too.
+ */
+const NAMED_REDIRECTION = /(?<=^|[\s;&|()!])\{[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\}(?=[<>])/;
+const NAMED_REDIRECTIONS = new RegExp(NAMED_REDIRECTION.source, "g");
 /** A backslash before a space or a tab (`\v` and `\f` are control characters: lexical.ts asks). */
 const ESCAPED_BLANK = /\\[ \t]/;
 const ESCAPED_BLANKS = /\\[ \t]/g;

@@ -121,7 +121,7 @@ describe("a redirection's descriptor that is not digits", () => {
         );
         if (line === "-9>a") expect(tree.hasError, `${engine}: ${line}`).toBe(true);
       }
-      for (const line of ["echo hi 2>a", "ls 2>&1 | tail", "cat 0<in 10>out", "exec {fd}>a"])
+      for (const line of ["echo hi 2>a", "ls 2>&1 | tail", "cat 0<in 10>out"])
         expect(parser.parse(line).hasError, `${engine}: ${line}`).toBe(false);
     }
   });
@@ -152,6 +152,32 @@ describe("an escaped blank where a word starts", () => {
         'echo "x \\ y"',
         "echo 'x \\ y'",
         "echo #\\ x",
+      ])
+        expect(parser.parse(line).hasError, `${engine}: ${line}`).toBe(false);
+    }
+  });
+});
+
+describe("a named descriptor, `{NAME}` right before a redirection", () => {
+  // bash opens a descriptor and sets NAME to its number: `{PATH}>/dev/null` makes PATH `11`; the
+  // grammar reads an argument `{PATH}` and a redirection of the output
+  it("is not the grammar's reading: broken in either runtime, and kept where bash agrees", async () => {
+    for (const engine of missing ? (["wasm"] as const) : (["native", "wasm"] as const)) {
+      const parser = await bashParser(engine);
+      for (const line of [
+        "echo hi {PATH}>/dev/null; ls",
+        "ls {x}<&-",
+        "echo $(echo {X}>/dev/null)",
+        "cat {a[1]}<f",
+      ])
+        expect(parser.parse(line).hasError, `${engine}: ${line}`).toBe(true);
+      for (const line of [
+        "echo {x} >f",
+        "echo a{x}>f",
+        'echo "{x}>y"',
+        "echo '{x}>y'",
+        "ls {a,b}>f",
+        "echo #{x}>y",
       ])
         expect(parser.parse(line).hasError, `${engine}: ${line}`).toBe(false);
     }
