@@ -1,4 +1,4 @@
-import { bashParser } from "../tools/bash/parser.js";
+import { bashParser, requestedEngine } from "../tools/bash/parser.js";
 import type { ParserEngine } from "../tools/bash/shell-tree.js";
 import { type DoctorCheck, row } from "./types.js";
 
@@ -15,8 +15,8 @@ const REINSTALL =
  * the row: a line the parser must read then fails its call (it is never allowed unread).
  */
 export async function bashParserCheck(env: NodeJS.ProcessEnv = process.env): Promise<DoctorCheck> {
-  const asked = env.TOOLPLANE_BASH_PARSER;
-  if (asked === "wasm" || asked === "native") {
+  const { engine: asked, ignored: unknown } = requestedEngine(env);
+  if (asked !== "auto") {
     const failure = await loadFailure(asked);
     return row(
       "tools",
@@ -28,11 +28,11 @@ export async function bashParserCheck(env: NodeJS.ProcessEnv = process.env): Pro
       `${REINSTALL}; or unset TOOLPLANE_BASH_PARSER to take whichever loads`,
     );
   }
-  // any other value is ignored by the parser (it takes whichever loads): a typo would go unseen
+  // a value the parser ignores (it takes whichever loads): a typo would go unseen
   const ignored =
-    asked !== undefined && asked !== "" && asked !== "auto"
-      ? [`TOOLPLANE_BASH_PARSER=${asked} is neither native nor wasm (nor auto), so it is ignored`]
-      : [];
+    unknown === undefined
+      ? []
+      : [`TOOLPLANE_BASH_PARSER=${unknown} is neither native nor wasm (nor auto), so it is ignored`];
   const unset = "set TOOLPLANE_BASH_PARSER to native or wasm, or unset it";
   const native = await loadFailure("native");
   if (native === undefined)

@@ -30,6 +30,18 @@ export function bashParser(engine: ParserEngine | "auto" = defaultEngine()): Pro
 }
 
 function defaultEngine(): ParserEngine | "auto" {
-  const asked = process.env.TOOLPLANE_BASH_PARSER;
-  return asked === "wasm" || asked === "native" ? asked : "auto";
+  return requestedEngine().engine;
+}
+
+/**
+ * The runtime `TOOLPLANE_BASH_PARSER` asks for; `ignored` holds a value the parser does not know
+ * (it takes "auto" then), which doctor reports.
+ */
+export function requestedEngine(env: NodeJS.ProcessEnv = process.env): {
+  engine: ParserEngine | "auto";
+  ignored?: string;
+} {
+  const asked = env.TOOLPLANE_BASH_PARSER;
+  if (asked === "wasm" || asked === "native" || asked === "auto") return { engine: asked };
+  return asked === undefined || asked === "" ? { engine: "auto" } : { engine: "auto", ignored: asked };
 }

@@ -105,13 +105,13 @@ export function parsedShell(source: string, root: ShellNode, recovered: boolean)
 function notBashReading(source: string, root: ShellNode): boolean {
   const foreign = NON_ASCII.test(source);
   const blank = ESCAPED_BLANK.test(source);
-  const named = NAMED_REDIRECTION.test(source);
+  const named = namedDescriptors(source);
   // nothing to look for in an ASCII line without a redirection or an escaped blank, the common case
   if (!foreign && !blank && !source.includes(">") && !source.includes("<")) return false;
   // the characters some token holds (an escaped blank outside all of them was skipped as space),
   // and those of quoted text and comments (where `{NAME}>` is text)
   const held = blank ? new Uint8Array(source.length) : undefined;
-  const text = named ? new Uint8Array(source.length) : undefined;
+  const text = named.length > 0 ? new Uint8Array(source.length) : undefined;
   const stack = [root];
   for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
     if (node.type === "file_descriptor" && !DESCRIPTOR.test(source.slice(node.start, node.end))) return true;
@@ -124,16 +124,29 @@ function notBashReading(source: string, root: ShellNode): boolean {
     for (const child of node.children) stack.push(child);
   }
   if (held) for (const m of source.matchAll(ESCAPED_BLANKS)) if (held[m.index] === 0) return true;
-  if (text) for (const m of source.matchAll(NAMED_REDIRECTIONS)) if (text[m.index] === 0) return true;
+  if (text) for (const at of named) if (text[at] === 0) return true;
   return false;
 }
 
 /**
- * `{NAME}` (or `{NAME[...]}`) starting a word, right before `<` or `>`: bash's named descriptor.
- * Only where a word starts: `a{x}>f` is a word and a redirection to bash too.
+ * Where bash may read a named descriptor: `{NAME}` starting a word, right before `<` or `>`, or
+ * `{NAME[` with a `}<` or `}>` anywhere after it (a subscript, read generously: a false match only
+ * asks). Only where a word starts: `a{x}>f` is a word and a redirection to bash too. Two linear
+ * passes, by hand: a regex that matched the subscript up to its `]` scanned to the end of the line
+ * from every `{a[`, which the model's command can repeat (128 KiB of them took seconds).
  */
-const NAMED_REDIRECTION = /(?<=^|[\s;&|()!])\{[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\}(?=[<>])/;
-const NAMED_REDIRECTIONS = new RegExp(NAMED_REDIRECTION.source, "g");
+function namedDescriptors(source: string): number[] {
+  if (!source.includes("{")) return [];
+  let lastCloser = -1;
+  for (const m of source.matchAll(/\}[<>]/g)) lastCloser = m.index;
+  if (lastCloser < 0) return [];
+  const out: number[] = [];
+  for (const m of source.matchAll(NAMED_START))
+    if (m[0].endsWith("}") || lastCloser > m.index) out.push(m.index);
+  return out;
+}
+/** `{NAME}` before `<`/`>` (the lookahead), or `{NAME[`, where a word starts. */
+const NAMED_START = /(?<=^|[\s;&|()!])\{[A-Za-z_][A-Za-z0-9_]*(?:\}(?=[<>])|\[)/g;
 /** A backslash before a space or a tab (`\v` and `\f` are control characters: lexical.ts asks). */
 const ESCAPED_BLANK = /\\[ \t]/;
 const ESCAPED_BLANKS = /\\[ \t]/g;

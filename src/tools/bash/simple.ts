@@ -1,4 +1,4 @@
-import type { ParsedShell, ShellNode } from "./shell-tree.js";
+import { type ParsedShell, parsedShell, type ShellNode } from "./shell-tree.js";
 
 // Command lines simple enough to build tree-sitter-bash's tree for them without loading it:
 // commands of plain words joined by `&&`, `||`, `|` and `;`, each with plain redirections
@@ -260,11 +260,9 @@ export function simpleShell(source: string): ParsedShell | undefined {
     if (peek() === undefined) break;
   }
   const first = statements[0]!;
-  return {
-    source,
-    root: node("program", undefined, first.start, source.length, statements),
-    hasError: false,
-  };
+  // through the same check as the parsers' trees, so a reading bash does not share is caught
+  // here too (the path refuses those constructs today; the check does not rely on it)
+  return parsedShell(source, node("program", undefined, first.start, source.length, statements), false);
 }
 
 /** `$NAME` or `${NAME}` at `i`: its piece, or undefined for any other `$` form (left to the parser). */
