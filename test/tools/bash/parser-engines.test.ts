@@ -173,6 +173,7 @@ describe("a named descriptor, `{NAME}` right before a redirection", () => {
         expect(parser.parse(line).hasError, `${engine}: ${line}`).toBe(true);
       for (const line of [
         "echo {x} >f",
+        "echo {a[1]} >f",
         "echo a{x}>f",
         'echo "{x}>y"',
         "echo '{x}>y'",
