@@ -2,6 +2,7 @@
 // integration, tool modules, scope restrictions and the MCP servers of the configuration.
 
 import type { Config } from "../config/index.js";
+import type { ServedEntries } from "../declare/served.js";
 import type { AnyTool } from "../declare/types.js";
 import type { Skill, SkillsView } from "../discover/index.js";
 import { type McpClients, registerMcpServers } from "../mcp/client/index.js";
@@ -19,6 +20,8 @@ export interface Registrable {
   readonly config: Config;
   skillsView(): Promise<SkillsView>;
   mcp: McpClients | undefined;
+  /** The prompts and resources the tools modules export, for `toolplane serve`. */
+  served: ServedEntries;
 }
 
 export async function registerProviders(plane: Registrable, options: ToolplaneOptions): Promise<void> {
@@ -38,6 +41,7 @@ export async function registerProviders(plane: Registrable, options: ToolplaneOp
     plane.config.get("tools.providerTimeoutMs") as number,
   );
   for (const m of modules) plane.tools.register(m.layer, m.provider);
+  plane.served = mergeServed(modules, options.log);
   const restrictions = plane.config.get("scopes.restrictions") as Record<string, Restrictions>;
   for (const [layer, r] of Object.entries(restrictions)) {
     plane.tools.restrict(layer, r);
@@ -49,4 +53,25 @@ export async function registerProviders(plane: Registrable, options: ToolplaneOp
     ? Object.fromEntries(Object.entries(configured).filter(([name]) => wanted(name)))
     : configured;
   plane.mcp = registerMcpServers(plane.tools, servers, options.log ? { log: options.log } : {});
+}
+
+/** Every module's prompts and resources, in module order; a module whose declarations failed is named in the log. */
+function mergeServed(
+  modules: ReadonlyArray<{ served?: ServedEntries | { problem: string } }>,
+  log: ((line: string) => void) | undefined,
+): ServedEntries {
+  const out = { prompts: [], resources: [], templates: [] } as {
+    [K in keyof ServedEntries]: Array<ServedEntries[K][number]>;
+  };
+  for (const { served } of modules) {
+    if (!served) continue;
+    if ("problem" in served) {
+      log?.(served.problem);
+      continue;
+    }
+    out.prompts.push(...served.prompts);
+    out.resources.push(...served.resources);
+    out.templates.push(...served.templates);
+  }
+  return out;
 }

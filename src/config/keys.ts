@@ -428,6 +428,17 @@ export const CONFIG_KEYS = {
     default: 30 * 60_000,
     doc: "toolplane serve --http: a session with no request in flight for this long is closed",
   },
+  "serve.askTimeoutMs": {
+    kind: "run-time",
+    schema: () =>
+      z
+        .number()
+        .int()
+        .min(1000)
+        .max(2 ** 31 - 1),
+    default: 300_000,
+    doc: "toolplane serve: how long a question put to the MCP client (an approval, a tool's elicitation or sampling) waits for its answer; no answer denies or fails it",
+  },
 } satisfies Record<string, KeySpec>;
 
 export type ConfigKey = keyof typeof CONFIG_KEYS;
