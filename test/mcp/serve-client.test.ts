@@ -52,8 +52,10 @@ async function connect(elicit?: (message: string) => Promise<{ action: "accept" 
   return client;
 }
 
-const textOf = (r: { content?: unknown }) =>
-  (r.content as Array<{ type: string; text?: string }>).map((b) => b.text ?? `[${b.type}]`).join("\n");
+const textOf = (r: unknown) =>
+  ((r as { content: Array<{ type: string; text?: string }> }).content ?? [])
+    .map((b) => b.text ?? `[${b.type}]`)
+    .join("\n");
 
 describe("toolplane serve: approvals through elicitation", () => {
   it("asks the client's user (what, why, the rule); accept runs the call, decline denies it", async () => {
