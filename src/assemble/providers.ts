@@ -20,8 +20,20 @@ export interface Registrable {
   readonly config: Config;
   skillsView(): Promise<SkillsView>;
   mcp: McpClients | undefined;
-  /** The prompts and resources the tools modules export, for `toolplane serve`. */
-  served: ServedEntries;
+}
+
+const EMPTY: ServedEntries = { prompts: [], resources: [], templates: [] };
+/** By plane: the prompts and resources its tools modules export (for `toolplane serve`). */
+const servedByPlane = new WeakMap<object, ServedEntries>();
+
+/** The prompts and resources the plane's tools modules export; a session or scope view reads its plane's. */
+export function servedEntries(plane: object): ServedEntries {
+  // views are prototype views of their plane (views.ts)
+  for (let p: object | null = plane; p !== null; p = Object.getPrototypeOf(p)) {
+    const found = servedByPlane.get(p);
+    if (found) return found;
+  }
+  return EMPTY;
 }
 
 export async function registerProviders(plane: Registrable, options: ToolplaneOptions): Promise<void> {
@@ -41,7 +53,7 @@ export async function registerProviders(plane: Registrable, options: ToolplaneOp
     plane.config.get("tools.providerTimeoutMs") as number,
   );
   for (const m of modules) plane.tools.register(m.layer, m.provider);
-  plane.served = mergeServed(modules, options.log);
+  servedByPlane.set(plane, mergeServed(modules, options.log));
   const restrictions = plane.config.get("scopes.restrictions") as Record<string, Restrictions>;
   for (const [layer, r] of Object.entries(restrictions)) {
     plane.tools.restrict(layer, r);

@@ -74,7 +74,6 @@ export class Toolplane {
   readonly chain: string[];
   /** The MCP servers from `mcp.servers`, one provider each. */
   mcp: McpClients | undefined;
-  served: import("../declare/served.js").ServedEntries = { prompts: [], resources: [], templates: [] };
   /** One spill directory per session, created on the first spilled result. */
   readonly spill: SpillStore;
   /** The promise, not the watcher: calls that overlap, or a close() during start, share it. */

@@ -1,4 +1,5 @@
 import path from "node:path";
+import { servedEntries } from "../../assemble/providers.js";
 import type { Toolplane } from "../../assemble/toolplane.js";
 import type { ToolCall } from "../../execute/types.js";
 import {
@@ -61,11 +62,14 @@ async function hubFor(plane: Toolplane, yes: boolean): Promise<SessionHub> {
     session,
     // a tools module's prompts win a name a skill also has (both are the project's own)
     prompts: async () => {
-      const declared = declaredPrompts(plane.served);
+      const declared = declaredPrompts(servedEntries(plane));
       const taken = new Set(declared.map((p) => p.name));
       return [...declared, ...skillPrompts(await plane.skillsView()).filter((p) => !taken.has(p.name))];
     },
-    resources: combineResources([declaredResources(plane.served), skillResources(() => plane.skillsView())]),
+    resources: combineResources([
+      declaredResources(servedEntries(plane)),
+      skillResources(() => plane.skillsView()),
+    ]),
     clientTimeoutMs: askTimeoutMs,
     // MCP has no system text: the skill listing and deferred names reach a client's model as the
     // server's instructions (fixed per session at initialize; skills are also prompts)
