@@ -1,4 +1,4 @@
-import { FileWatch } from "../../util/file-watch.js";
+import type { FileWatch } from "../../util/file-watch.js";
 
 /** Most uris one session may be subscribed to, and most files watched for all sessions at once. */
 export const SUBSCRIPTIONS_PER_SESSION = 100;
@@ -48,9 +48,12 @@ export class Subscriptions {
         timer: undefined,
       };
       // set before the first await: a second subscribe of the same uri shares this watch
-      entry.watch = this.fileOf(uri).then((file) =>
-        file ? FileWatch.start([file], () => this.changed(entry)).catch(() => undefined) : undefined,
-      );
+      entry.watch = this.fileOf(uri).then(async (file) => {
+        if (!file) return undefined;
+        // chokidar is loaded with the first subscription: importing toolplane must not load it
+        const { FileWatch } = await import("../../util/file-watch.js");
+        return FileWatch.start([file], () => this.changed(entry)).catch(() => undefined);
+      });
       this.byUri.set(uri, entry);
       watched = entry;
     }
