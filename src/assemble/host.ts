@@ -1,5 +1,6 @@
 import path from "node:path";
 import { type Config, perConfig } from "../config/index.js";
+import type { ClientHandlers } from "../declare/client.js";
 import type { AnyTool, ToolSession } from "../declare/types.js";
 import { TOOL_SEARCH_NAME } from "../defer/index.js";
 import {
@@ -18,7 +19,8 @@ import type { Snapshot } from "../register/index.js";
 import type { SessionDeferConfig, SessionDeferral } from "./deferral.js";
 import { partitionTools, SESSION_NAMESPACE, searchWithheld, type VisibilityRules } from "./visibility.js";
 
-export interface HostRequest {
+/** onProgress, onLog, onElicit, onSample answer what a tool asks of its client (ToolContext). */
+export interface HostRequest extends ClientHandlers {
   /** Decides `ask` permissions; without one every ask is denied. */
   ask?: AskCallback;
   /** Sees each permission decision of the calls (the trace a UI shows). */
@@ -92,7 +94,17 @@ export function assembleHost(w: HostWiring, request: HostRequest = {}): Executio
     ...(request.ask ? { ask: request.ask } : {}),
     ...(request.onDecision ? { onDecision: request.onDecision } : {}),
     ...(request.log ? { log: request.log } : {}),
+    ...clientHandlersOf(request),
   });
+}
+
+function clientHandlersOf(request: ClientHandlers): ClientHandlers {
+  const out: ClientHandlers = {};
+  if (request.onProgress) out.onProgress = request.onProgress;
+  if (request.onLog) out.onLog = request.onLog;
+  if (request.onElicit) out.onElicit = request.onElicit;
+  if (request.onSample) out.onSample = request.onSample;
+  return out;
 }
 
 // read on every call: derived once per configuration

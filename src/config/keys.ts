@@ -418,15 +418,15 @@ export const CONFIG_KEYS = {
   },
   "serve.sessionIdleMs": {
     kind: "run-time",
-    // a timer's delay is a signed 32-bit count of ms: a larger one would fire at once
-    schema: () =>
-      z
-        .number()
-        .int()
-        .min(1000)
-        .max(2 ** 31 - 1),
+    schema: () => durationMs().min(1000),
     default: 30 * 60_000,
     doc: "toolplane serve --http: a session with no request in flight for this long is closed",
+  },
+  "serve.askTimeoutMs": {
+    kind: "run-time",
+    schema: () => durationMs().min(1000),
+    default: 300_000,
+    doc: "toolplane serve: how long a question put to the MCP client (an approval, a tool's elicitation or sampling) waits for its answer; no answer denies or fails it",
   },
 } satisfies Record<string, KeySpec>;
 

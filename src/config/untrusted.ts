@@ -242,4 +242,6 @@ export const APPLIED_AS_IS: readonly ConfigKey[] = [
   "serve.maxRequestBytes",
   "serve.maxSessions",
   "serve.sessionIdleMs",
+  // how long a question to the client waits: no answer denies, so a value only hastens a denial
+  "serve.askTimeoutMs",
 ];

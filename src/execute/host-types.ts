@@ -1,4 +1,5 @@
 // What a harness gives the execution host and gets from it (the host itself is host.ts).
+import type { ClientHandlers } from "../declare/client.js";
 import type { AnyTool, ToolSession } from "../declare/types.js";
 import type { Decision, PermissionPolicy, PermissionRequest } from "../permissions/evaluate.js";
 import type { SpillStore } from "./spill.js";
@@ -45,7 +46,8 @@ export interface DecisionEvent {
 /** Decides an `ask`: true runs the call. Asks are put one at a time, never two prompts at once. */
 export type AskCallback = (ask: AskRequest) => boolean | Promise<boolean>;
 
-export interface HostOptions {
+/** onProgress, onLog, onElicit, onSample: how the harness answers what a tool asks (client-context.ts). */
+export interface HostOptions extends ClientHandlers {
   tools: () => HostToolSet | Promise<HostToolSet>;
   /** Run-time configuration by dotted key (tools.*, results.*). */
   config: Readonly<Record<string, unknown>>;
@@ -74,6 +76,8 @@ export interface HostOptions {
 export interface RunOptions {
   /** Aborts every call of the turn (the user pressed stop). */
   signal?: AbortSignal;
+  /** This run's answers to what its tools ask, each winning over the host's (an MCP request's client). */
+  client?: ClientHandlers;
 }
 
 /** Longest unknown tool name echoed back whole (tool names are at most 64 characters). */

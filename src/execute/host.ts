@@ -10,6 +10,7 @@ import {
 import { buildPermissionRequests, type RequestEnv } from "../permissions/request.js";
 import { nearest } from "../util/nearest.js";
 import { explainIssues, parseArgs, unknownFields } from "./args.js";
+import { clientContext } from "./client-context.js";
 import { OutputCollector } from "./collector.js";
 import {
   asFailure,
@@ -37,7 +38,7 @@ export type {
   RunOptions,
 } from "./host-types.js";
 
-import { failed, ok } from "./result.js";
+import { failed, ok, textBlock } from "./result.js";
 
 const MAX_NAME_ECHO = 256;
 
@@ -71,7 +72,7 @@ export class ExecutionHost {
     const limit = numberOr(this.options.config["tools.maxConcurrency"], 10);
     for (const group of planGroups(safe)) {
       const tasks = group.map((i) => async () => {
-        results[i] = await this.runOne(calls[i]!, set, byName, run.signal);
+        results[i] = await this.runOne(calls[i]!, set, byName, run);
       });
       await runPool(tasks, limit);
     }
@@ -82,7 +83,7 @@ export class ExecutionHost {
     call: ToolCall,
     set: HostToolSet,
     byName: Map<string, HostTool>,
-    turnSignal: AbortSignal | undefined,
+    run: RunOptions,
   ): Promise<ToolResult> {
     const given = typeof call.tool === "string" ? call.tool : String(call.tool);
     const entry = byName.get(given);
@@ -90,17 +91,14 @@ export class ExecutionHost {
     const name = entry || given.length <= MAX_NAME_ECHO ? given : `${given.slice(0, 64)}…`;
     try {
       if (!entry) throw this.unknownTool(given, set);
-      return await this.execute(call, entry, turnSignal);
+      return await this.execute(call, entry, run);
     } catch (error) {
       return failed(call, name, asFailure(error), limitsFrom(this.options.config));
     }
   }
 
-  private async execute(
-    call: ToolCall,
-    entry: HostTool,
-    turnSignal: AbortSignal | undefined,
-  ): Promise<ToolResult> {
+  private async execute(call: ToolCall, entry: HostTool, run: RunOptions): Promise<ToolResult> {
+    const turnSignal = run.signal;
     const { tool, namespace } = entry;
     const config = this.options.config;
     const outright = deniedOutright({ name: tool.name, namespace }, this.options.policy.rules);
@@ -174,6 +172,7 @@ export class ExecutionHost {
           : {}),
       }),
       session: this.session,
+      ...clientContext(this.options, run.client, tool.name, controller.signal),
     };
     if (this.options.log) ctx.log = this.options.log;
 
@@ -223,7 +222,8 @@ export class ExecutionHost {
   ): Promise<ToolResult> {
     const page =
       typeof rendered === "string" ? { content: [{ type: "text" as const, text: rendered }] } : rendered;
-    const texts = page.content.filter((c) => c.type === "text").map((c) => (c as { text: string }).text);
+    const textBlocks = page.content.filter((c) => c.type === "text");
+    const texts = textBlocks.map((c) => c.text);
     const others = page.content.filter((c) => c.type !== "text");
     let content: ModelContent[];
     let truncated = page.truncated === true;
@@ -242,7 +242,10 @@ export class ExecutionHost {
         // fits inline: each block stays as rendered, long lines cut
         const cutEach = texts.map((t) => limitText(inlineCollected(t), limits, this.readTool()));
         truncated ||= cutEach.some((c) => c.truncated);
-        content = [...cutEach.map((c) => ({ type: "text" as const, text: c.text })), ...others];
+        content = [
+          ...cutEach.map((c, i) => textBlock(c.text, c.truncated ? undefined : textBlocks[i]!.resource)),
+          ...others,
+        ];
       } else {
         const whole = new OutputCollector({
           inlineMaxBytes: limits.inlineMaxBytes,

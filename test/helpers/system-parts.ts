@@ -1,6 +1,7 @@
 // The parts outside the package some tests need, and the one line `npm test` prints for each one
 // that is missing (the tests that need it skip themselves).
 import { existsSync } from "node:fs";
+import { CONFORMANCE_DIR, CONFORMANCE_INSTALL } from "./conformance.js";
 import { findDataDir } from "./data.js";
 import { BWRAP, STRACE } from "./strace-differential.js";
 import { HAS_SCRIPT } from "./terminal.js";
@@ -18,6 +19,8 @@ export function missingParts(): string[] {
   if (!existsSync(STRACE))
     lines.push("the bash classifier's differential test skips: apt-get install strace");
   if (!existsSync(CHROMIUM)) lines.push("the inspector's browser test skips: apt-get install chromium");
+  if (!existsSync(`${CONFORMANCE_DIR}/node_modules/@modelcontextprotocol/conformance`))
+    lines.push(`the MCP conformance tests skip: ${CONFORMANCE_INSTALL}`);
   if (!HAS_SCRIPT) lines.push("the terminal tests (y/N approval, colours) skip: apt-get install bsdutils");
   return lines;
 }
