@@ -315,7 +315,7 @@ export class Toolplane {
     );
   }
 
-  /** Runs one call as the host would (a convenience over host().call()). */
+  /** Runs one call as the host would (a convenience over host().call(); `provider`: see HostRequest). */
   async call(
     tool: string,
     args: unknown,
@@ -372,7 +372,8 @@ export class Toolplane {
       instructions: this.mcp?.instructions() ?? [],
     });
     // a new report object: the renderer keeps its own catalog for the next incremental render
-    const report = { ...catalog.report, deferral: this.deferral.report(form, trigger) };
+    const deferral = this.deferral.report(provider, form, trigger, catalog.report.renamed);
+    const report = { ...catalog.report, deferral };
     return { ...catalog, report, problems: reportProblems(snapshot.problems, view.providerProblems) };
   }
 

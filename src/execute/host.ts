@@ -30,6 +30,7 @@ import type { ToolCall, ToolResult } from "./types.js";
 export type {
   AskCallback,
   AskRequest,
+  CallRestorer,
   DecisionEvent,
   HostOptions,
   HostTool,
@@ -85,7 +86,7 @@ export class ExecutionHost {
     turnSignal: AbortSignal | undefined,
   ): Promise<ToolResult> {
     const given = typeof call.tool === "string" ? call.tool : String(call.tool);
-    const entry = byName.get(given);
+    const entry = byName.get(this.options.restore?.name(given) ?? given);
     // no tool has a name this long: a name past it is not echoed back whole
     const name = entry || given.length <= MAX_NAME_ECHO ? given : `${given.slice(0, 64)}…`;
     try {
@@ -125,12 +126,10 @@ export class ExecutionHost {
 
     const parsed = parseArgs(call.args, numberOr(config["tools.argsMaxBytes"], 1_048_576));
     if (!parsed.ok) throw new CallFailure(parsed.code, `${tool.name}: ${parsed.message}`);
-    const extra = unknownFields(tool.parameters, parsed.value);
-    const checked = tool.validateInput(parsed.value);
-    const issues = [
-      ...extra,
-      ...(checked.ok ? [] : explainIssues(tool.parameters, parsed.value, checked.issues)),
-    ];
+    const sent = this.options.restore?.args(tool, parsed.value) ?? parsed.value;
+    const extra = unknownFields(tool.parameters, sent);
+    const checked = tool.validateInput(sent);
+    const issues = [...extra, ...(checked.ok ? [] : explainIssues(tool.parameters, sent, checked.issues))];
     if (issues.length > 0 || !checked.ok) {
       throw new CallFailure(
         "invalid_arguments",
