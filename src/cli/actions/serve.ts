@@ -39,7 +39,8 @@ interface ServeOptions extends CommonOptions {
 async function hubFor(plane: Toolplane, yes: boolean): Promise<SessionHub> {
   const session = (): McpSessionTools => {
     const own = plane.newSession();
-    const host = own.host({ log: say, ...(yes ? { ask: async () => true } : {}) });
+    // its calls come from the mcp catalog it lists
+    const host = own.host({ provider: "mcp", log: say, ...(yes ? { ask: async () => true } : {}) });
     return {
       list: async () => (await own.catalog("mcp")).tools as McpToolEntry[],
       run: (call: ToolCall, signal: AbortSignal) => host.call(call, { signal }),
