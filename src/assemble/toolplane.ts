@@ -32,7 +32,7 @@ import { assembleHost, type HostRequest } from "./host.js";
 import { markRulesOf } from "./marks.js";
 import type { ToolplaneOptions } from "./options.js";
 import { policyOf } from "./policy.js";
-import { type AssembledCatalog, reportProblems, untrustedNotice } from "./problems.js";
+import { type AssembledCatalog, reportProblems, untrustedNotice, untrustedProblems } from "./problems.js";
 import { registerProviders } from "./providers.js";
 import { parseScopeChain } from "./scope.js";
 import { type ConfigHolder, reloadFiles, setKey } from "./set-key.js";
@@ -352,7 +352,7 @@ export class Toolplane {
    * What the model sees for `provider`, planned for this session's deferral (see CatalogAssembler),
    * with every provider problem of the reads it was built from (tools and skills).
    */
-  async catalog(provider: ProviderName, options: { scope?: string } = {}): Promise<AssembledCatalog> {
+  async catalog<P extends ProviderName>(provider: P, options: { scope?: string } = {}): Promise<AssembledCatalog<P>> {
     if (options.scope !== undefined) return this.scoped(options.scope).catalog(provider);
     const snapshot = await this.toolSnapshot();
     const planned = await this.planFor(this.visible(snapshot));
@@ -374,7 +374,9 @@ export class Toolplane {
     // a new report object: the renderer keeps its own catalog for the next incremental render
     const deferral = this.deferral.report(provider, form, trigger, catalog.report.renamed);
     const report = { ...catalog.report, deferral };
-    return { ...catalog, report, problems: reportProblems(snapshot.problems, view.providerProblems) };
+    const problems = reportProblems(snapshot.problems, view.providerProblems, untrustedProblems(this.config));
+    // rendered for `provider`: its tools are that provider's wire form
+    return { ...catalog, report, problems } as AssembledCatalog<P>;
   }
 
   /** The catalog budget from the assembly keys. */

@@ -21,7 +21,9 @@ export function formatCatalog(catalog: Catalog & { problems?: readonly ProviderP
     out.push(
       catalog.incomplete
         ? "incomplete: a provider failed or gave a partial list; what the others gave is below"
-        : "problems: some candidates were left out by their providers",
+        : problems.every((p) => p.outcome === "untrusted")
+          ? "problems: providers of an untrusted project were not started"
+          : "problems: some candidates were left out by their providers",
     );
     for (const p of problems) out.push(`  ${describeProblem(p)}`);
   }
