@@ -329,6 +329,7 @@ function sameDeferConfig(a: SessionDeferConfig, b: SessionDeferConfig): boolean 
     (a.maxSchemaBytes ?? null) === (b.maxSchemaBytes ?? null) &&
     (a.thresholdTokens ?? null) === (b.thresholdTokens ?? null) &&
     a.marks === b.marks &&
+    a.held === b.held &&
     a.resident.length === b.resident.length &&
     a.resident.every((n, i) => b.resident[i] === n)
   );

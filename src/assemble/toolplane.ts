@@ -52,6 +52,10 @@ export type { AssembledCatalog, ReportedProblem } from "./problems.js";
 
 /** The built-in skill tool's name (src/tools/skill/tool.ts). */
 const SKILL_TOOL = "skill";
+/** One object, so a plan compares it by identity (sameDeferConfig). */
+const SKILL_HELD: Readonly<Record<string, string>> = Object.freeze({
+  [SKILL_TOOL]: "the skill listing (it tells the model to load skills with this tool)",
+});
 
 /**
  * One assembled tool layer for a working directory: configuration, the tool registry with its
@@ -203,16 +207,17 @@ export class Toolplane {
   }
 
   /**
-   * The defer.* keys and the tools' marks, with the skill tool pinned resident while the system
+   * The defer.* keys and the tools' marks, with the skill tool held resident while the system
    * text lists skills: that catalog tells the model to load skills with it, so deferring it
-   * (marked by defer.tools) would point at a tool the model cannot see.
+   * (marked by defer.tools) would point at a tool the model cannot see. Held, not added to
+   * defer.resident: the reports say why, and no one set that key.
    */
   private async deferConfig(): Promise<SessionDeferConfig> {
     const config = { ...deferConfigFrom(this.config), marks: markRulesOf(this.config) };
     if (config.resident.includes(SKILL_TOOL)) return config;
     const view = await this.skillsView();
     if (!view.skills.some((s) => s.modelVisible)) return config;
-    return { ...config, resident: [...config.resident, SKILL_TOOL] };
+    return { ...config, held: SKILL_HELD };
   }
 
   /**
@@ -352,7 +357,10 @@ export class Toolplane {
    * What the model sees for `provider`, planned for this session's deferral (see CatalogAssembler),
    * with every provider problem of the reads it was built from (tools and skills).
    */
-  async catalog<P extends ProviderName>(provider: P, options: { scope?: string } = {}): Promise<AssembledCatalog<P>> {
+  async catalog<P extends ProviderName>(
+    provider: P,
+    options: { scope?: string } = {},
+  ): Promise<AssembledCatalog<P>> {
     if (options.scope !== undefined) return this.scoped(options.scope).catalog(provider);
     const snapshot = await this.toolSnapshot();
     const planned = await this.planFor(this.visible(snapshot));

@@ -7,8 +7,13 @@ export interface DeferConfig {
   maxSchemaBytes?: number | null;
   /** threshold mode: also defer when the tools' schemas pass this many o200k tokens (null: no token figure). */
   thresholdTokens?: number | null;
-  /** Names never deferred. */
+  /** Names never deferred (`defer.resident`). */
   resident: readonly string[];
+  /**
+   * Names the host itself keeps resident, each with who keeps it (not the user's `defer.resident`:
+   * the skill tool while the catalog lists skills). Reported with that reason.
+   */
+  held?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -93,7 +98,7 @@ export function planDeferral(
   previous: DeferState = EMPTY_DEFER_STATE,
 ): DeferPlan {
   const tools = entries.filter((e) => e.name !== TOOL_SEARCH_NAME);
-  const pinned = new Set(config.resident);
+  const pinned = pinnedNames(config);
   const markOf = (e: PlanEntry): DeferMark => (pinned.has(e.name) ? "never" : (e.mark ?? "auto"));
   const off = config.mode === "off";
 
@@ -191,7 +196,11 @@ function lazyState(triggered: boolean, loaded: readonly string[], make: () => Re
 interface ReasonContext {
   loaded: ReadonlySet<string>;
   off: boolean;
+  /** Never deferred: `defer.resident` and the host's held names. */
   pinned: ReadonlySet<string>;
+  /** `defer.resident` alone. */
+  resident: ReadonlySet<string>;
+  held: Readonly<Record<string, string>>;
   /** Tools with a mark other than `auto`, by name. */
   marked: ReadonlyMap<string, PlanEntry>;
   trigger: string;
@@ -206,10 +215,18 @@ function reasonContext(
   return {
     loaded,
     off: config.mode === "off",
-    pinned: new Set(config.resident),
+    pinned: pinnedNames(config),
+    resident: new Set(config.resident),
+    held: config.held ?? {},
     marked: new Map(tools.filter((e) => e.mark !== undefined && e.mark !== "auto").map((e) => [e.name, e])),
     trigger,
   };
+}
+
+/** `defer.resident` and the names the host holds resident. */
+function pinnedNames(config: DeferConfig): ReadonlySet<string> {
+  const held = config.held ? Object.keys(config.held) : [];
+  return held.length === 0 ? new Set(config.resident) : new Set([...config.resident, ...held]);
 }
 
 /** Why a tool is (or moved to) `to`: the reason a residency change carries, and an explanation reports. */
@@ -218,6 +235,7 @@ function residencyReason(name: string, to: Residency, c: ReasonContext): string 
   if (name === TOOL_SEARCH_NAME) return to === "resident" ? "tools are deferred: tool_search offered" : "";
   if (c.loaded.has(name)) return "loaded by tool_search";
   if (c.off) return c.trigger;
+  if (Object.hasOwn(c.held, name) && !c.resident.has(name)) return `kept resident by ${c.held[name]}`;
   if (c.pinned.has(name)) return "listed in defer.resident";
   const m = c.marked.get(name);
   if (m) return `marked defer: ${m.mark}${m.markedBy ? ` (${m.markedBy})` : ""}`;
@@ -274,7 +292,8 @@ export function explainPlan(
       mark,
       reason: residencyReason(name, residency, ctx),
     };
-    if (ctx.pinned.has(name)) out.markedBy = "defer.resident";
+    if (Object.hasOwn(ctx.held, name) && !ctx.resident.has(name)) out.markedBy = ctx.held[name]!;
+    else if (ctx.pinned.has(name)) out.markedBy = "defer.resident";
     else if (e?.markedBy !== undefined) out.markedBy = e.markedBy;
     return out;
   };
