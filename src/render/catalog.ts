@@ -16,6 +16,7 @@ import type {
   BudgetCut,
   Catalog,
   CatalogSkill,
+  CatalogTool,
   NativeDeferral,
   ProviderName,
   SchemaConversion,
@@ -211,7 +212,8 @@ export function renderFull(input: RenderInput): { catalog: Catalog; state: State
   const tokensBind = tokensUsed !== undefined && tokensUsed / tokenLimit! > chars / settings.chars;
   const catalog: Catalog = {
     provider: adapter.name,
-    tools: tail.wires.length > 0 ? tools.concat(tail.wires) : tools,
+    // each adapter's wire() makes its provider's form (wire-types.ts)
+    tools: (tail.wires.length > 0 ? tools.concat(tail.wires) : tools) as CatalogTool[],
     system,
     deferred: input.native ? sortedNames(input.native.tools) : [...kept.deferred],
     budget: {

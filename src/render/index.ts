@@ -24,3 +24,4 @@ export {
 } from "./system.js";
 export * from "./types.js";
 export { attachmentsText, renderCatalog } from "./volatile.js";
+export type * from "./wire-types.js";
