@@ -126,10 +126,14 @@ export class ExecutionHost {
 
     const parsed = parseArgs(call.args, numberOr(config["tools.argsMaxBytes"], 1_048_576));
     if (!parsed.ok) throw new CallFailure(parsed.code, `${tool.name}: ${parsed.message}`);
-    const sent = this.options.restore?.args(tool, parsed.value) ?? parsed.value;
-    const extra = unknownFields(tool.parameters, sent);
-    const checked = tool.validateInput(sent);
-    const issues = [...extra, ...(checked.ok ? [] : explainIssues(tool.parameters, sent, checked.issues))];
+    // the wire form of the catalog the call came from, back in the tool's own shape
+    const restored = this.options.restore?.args(tool, parsed.value) ?? parsed.value;
+    const extra = unknownFields(tool.parameters, restored);
+    const checked = tool.validateInput(restored);
+    const issues = [
+      ...extra,
+      ...(checked.ok ? [] : explainIssues(tool.parameters, restored, checked.issues)),
+    ];
     if (issues.length > 0 || !checked.ok) {
       throw new CallFailure(
         "invalid_arguments",
