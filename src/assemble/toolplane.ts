@@ -2,7 +2,6 @@ import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { type Config, loadConfig } from "../config/index.js";
 import type { AnyTool, ToolSession } from "../declare/types.js";
-import { deferConfigFrom } from "../defer/index.js";
 import {
   type Skill,
   SkillDiscovery,
@@ -22,6 +21,7 @@ import type { PermissionPolicy } from "../permissions/index.js";
 import { Registry, type Resolved, type Snapshot } from "../register/index.js";
 import type { BudgetSettings, ProviderName, VolatilePlacement } from "../render/index.js";
 import { budgetFrom, CatalogAssembler } from "./catalog.js";
+import { sessionDeferConfig } from "./defer-config.js";
 import {
   type DeferralExplanation,
   type SessionDeferConfig,
@@ -29,7 +29,6 @@ import {
   type VisibleTool,
 } from "./deferral.js";
 import { assembleHost, type HostRequest } from "./host.js";
-import { markRulesOf } from "./marks.js";
 import type { ToolplaneOptions } from "./options.js";
 import { policyOf } from "./policy.js";
 import { type AssembledCatalog, reportProblems, untrustedNotice, untrustedProblems } from "./problems.js";
@@ -49,13 +48,6 @@ export type { DeferralExplanation } from "./deferral.js";
 export type { HostRequest } from "./host.js";
 export type { ToolplaneOptions } from "./options.js";
 export type { AssembledCatalog, ReportedProblem } from "./problems.js";
-
-/** The built-in skill tool's name (src/tools/skill/tool.ts). */
-const SKILL_TOOL = "skill";
-/** One object, so a plan compares it by identity (sameDeferConfig). */
-const SKILL_HELD: Readonly<Record<string, string>> = Object.freeze({
-  [SKILL_TOOL]: "the skill listing (it tells the model to load skills with this tool)",
-});
 
 /**
  * One assembled tool layer for a working directory: configuration, the tool registry with its
@@ -206,18 +198,11 @@ export class Toolplane {
     return this.deferral.plan(visible, await this.deferConfig(), searchWithheld(this.visibility()));
   }
 
-  /**
-   * The defer.* keys and the tools' marks, with the skill tool held resident while the system
-   * text lists skills: that catalog tells the model to load skills with it, so deferring it
-   * (marked by defer.tools) would point at a tool the model cannot see. Held, not added to
-   * defer.resident: the reports say why, and no one set that key.
-   */
-  private async deferConfig(): Promise<SessionDeferConfig> {
-    const config = { ...deferConfigFrom(this.config), marks: markRulesOf(this.config) };
-    if (config.resident.includes(SKILL_TOOL)) return config;
-    const view = await this.skillsView();
-    if (!view.skills.some((s) => s.modelVisible)) return config;
-    return { ...config, held: SKILL_HELD };
+  /** The defer.* keys and marks, the skill tool held while skills are listed (defer-config.ts). */
+  private deferConfig(): Promise<SessionDeferConfig> {
+    return sessionDeferConfig(this.config, async () =>
+      (await this.skillsView()).skills.some((s) => s.modelVisible),
+    );
   }
 
   /**
