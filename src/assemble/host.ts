@@ -16,11 +16,21 @@ import { MCP_PROVIDER_PREFIX } from "../mcp/config.js";
 import { MCP_NAME_PREFIX, serverKey } from "../mcp/names.js";
 import type { PermissionPolicy } from "../permissions/index.js";
 import type { Snapshot } from "../register/index.js";
+import { type ProviderName, restoreArgs } from "../render/index.js";
 import type { SessionDeferConfig, SessionDeferral } from "./deferral.js";
 import { partitionTools, SESSION_NAMESPACE, searchWithheld, type VisibilityRules } from "./visibility.js";
 
 /** onProgress, onLog, onElicit, onSample answer what a tool asks of its client (ToolContext). */
 export interface HostRequest extends ClientHandlers {
+  /**
+   * The catalog the host's calls come from: `plane.catalog(provider)`'s. A call is answered as
+   * that catalog showed the tools: its renamed tools are mapped back, and a deferred tool it sent
+   * natively (anthropic, openai-responses: the provider's own search loads it) may be called
+   * without tool_search, while one it listed by name must be loaded first. Without it: the
+   * provider this session rendered catalogs for when that is one (or when they all agree), else
+   * the names form. Arguments are restored (OpenAI strict nulls, Gemini enum strings) either way.
+   */
+  provider?: ProviderName;
   /** Decides `ask` permissions; without one every ask is denied. */
   ask?: AskCallback;
   /** Sees each permission decision of the calls (the trace a UI shows). */
@@ -62,7 +72,7 @@ export function assembleHost(w: HostWiring, request: HostRequest = {}): Executio
     const searchReason = searchWithheld(v);
     // tool_search ranks what this session defers: plan once if no catalog has been rendered yet
     w.deferral.ensurePlanned(() => visible, await w.deferConfig(), searchReason);
-    const unloaded = w.deferral.unloaded();
+    const unloaded = w.deferral.unloaded(request.provider);
     const available: HostTool[] = [];
     for (const t of visible) {
       if (!unloaded.has(t.tool.name)) available.push(t);
@@ -73,8 +83,14 @@ export function assembleHost(w: HostWiring, request: HostRequest = {}): Executio
     else withhold(TOOL_SEARCH_NAME, searchReason);
     return { tools: available, withheld, unavailable: unavailableServers(snapshot) };
   };
+  const seen = w.deferral.seen;
   return new ExecutionHost({
     tools,
+    // the wire form the plane rendered comes back as the tool's own (render/restore-args.ts)
+    restore: {
+      name: (called) => seen.toolName(called, request.provider),
+      args: (tool, args) => restoreArgs(tool.parameters, args) as Record<string, unknown>,
+    },
     // read per call (getters), so Toolplane.set() reaches a host made before it
     get config() {
       return runtimeOf(w.config);

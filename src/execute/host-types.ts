@@ -46,9 +46,23 @@ export interface DecisionEvent {
 /** Decides an `ask`: true runs the call. Asks are put one at a time, never two prompts at once. */
 export type AskCallback = (ask: AskRequest) => boolean | Promise<boolean>;
 
+/**
+ * Maps a call made against a rendered catalog back to the tool's own name and argument shape
+ * (a provider's renamed tool, OpenAI strict mode's nulls, Gemini's enum strings), before the
+ * tool is looked up and its arguments validated. The plane's host restores every call this way.
+ */
+export interface CallRestorer {
+  /** The tool's own name for the name the call used. */
+  name(called: string): string;
+  /** The parsed arguments in the tool's own shape (the same object when nothing changes). */
+  args(tool: AnyTool, args: Record<string, unknown>): Record<string, unknown>;
+}
+
 /** onProgress, onLog, onElicit, onSample: how the harness answers what a tool asks (client-context.ts). */
 export interface HostOptions extends ClientHandlers {
   tools: () => HostToolSet | Promise<HostToolSet>;
+  /** Calls from a rendered catalog restored before lookup and validation; without one, taken as sent. */
+  restore?: CallRestorer;
   /** Run-time configuration by dotted key (tools.*, results.*). */
   config: Readonly<Record<string, unknown>>;
   policy: PermissionPolicy;

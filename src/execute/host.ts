@@ -31,6 +31,7 @@ import type { ToolCall, ToolResult } from "./types.js";
 export type {
   AskCallback,
   AskRequest,
+  CallRestorer,
   DecisionEvent,
   HostOptions,
   HostTool,
@@ -86,7 +87,7 @@ export class ExecutionHost {
     run: RunOptions,
   ): Promise<ToolResult> {
     const given = typeof call.tool === "string" ? call.tool : String(call.tool);
-    const entry = byName.get(given);
+    const entry = byName.get(this.options.restore?.name(given) ?? given);
     // no tool has a name this long: a name past it is not echoed back whole
     const name = entry || given.length <= MAX_NAME_ECHO ? given : `${given.slice(0, 64)}…`;
     try {
@@ -123,11 +124,13 @@ export class ExecutionHost {
 
     const parsed = parseArgs(call.args, numberOr(config["tools.argsMaxBytes"], 1_048_576));
     if (!parsed.ok) throw new CallFailure(parsed.code, `${tool.name}: ${parsed.message}`);
-    const extra = unknownFields(tool.parameters, parsed.value);
-    const checked = tool.validateInput(parsed.value);
+    // the wire form of the catalog the call came from, back in the tool's own shape
+    const restored = this.options.restore?.args(tool, parsed.value) ?? parsed.value;
+    const extra = unknownFields(tool.parameters, restored);
+    const checked = tool.validateInput(restored);
     const issues = [
       ...extra,
-      ...(checked.ok ? [] : explainIssues(tool.parameters, parsed.value, checked.issues)),
+      ...(checked.ok ? [] : explainIssues(tool.parameters, restored, checked.issues)),
     ];
     if (issues.length > 0 || !checked.ok) {
       throw new CallFailure(

@@ -4,6 +4,7 @@ export { OutputTooLargeError, readLimited } from "./errors.js";
 export {
   type AskCallback,
   type AskRequest,
+  type CallRestorer,
   type DecisionEvent,
   ExecutionHost,
   type HostOptions,

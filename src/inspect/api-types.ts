@@ -8,7 +8,7 @@
 export interface ProblemView {
   provider: string;
   layer: string;
-  outcome: "rejected" | "incomplete" | "malformed";
+  outcome: "rejected" | "incomplete" | "malformed" | "untrusted";
   reason: string;
   entry?: string;
 }

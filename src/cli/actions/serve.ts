@@ -47,8 +47,9 @@ async function hubFor(plane: Toolplane, yes: boolean): Promise<SessionHub> {
   const session = (): McpSessionTools => {
     const own = plane.newSession();
     // without --yes an ask is put to the client's user through elicitation (denied when it cannot ask)
+    // its calls come from the mcp catalog it lists
     const approver = new ElicitingApprover(askTimeoutMs);
-    const host = own.host({ log: say, ask: yes ? async () => true : approver.ask });
+    const host = own.host({ provider: "mcp", log: say, ask: yes ? async () => true : approver.ask });
     return {
       list: async () => (await own.catalog("mcp")).tools as McpToolEntry[],
       run: (call: ToolCall, signal: AbortSignal, client) => {
