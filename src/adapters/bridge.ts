@@ -79,10 +79,8 @@ export async function bridgeTools(plane: Toolplane, options: BridgeOptions = {})
     );
   }
   const catalog = await plane.catalog(provider as ProviderName);
-  const request: HostRequest = {};
-  if (options.ask) request.ask = options.ask;
-  if (options.onDecision) request.onDecision = options.onDecision;
-  if (options.log) request.log = options.log;
+  // everything of the host's request (ask, onDecision, log, hooks, onHook) goes to the host as given
+  const { provider: _provider, ...request } = options;
   const host = plane.host(request);
   const originals = new Map((await plane.visibleTools()).map((t) => [t.name, t]));
   const bridged = (parts: WireParts): BridgedTool => {

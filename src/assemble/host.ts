@@ -6,11 +6,23 @@ import {
   type AskCallback,
   type DecisionEvent,
   ExecutionHost,
+  type HookEvent,
   type HostTool,
   type HostToolSet,
   type SpillStore,
   type ToolErrorCode,
 } from "../execute/index.js";
+import {
+  configuredEntries,
+  functionEntries,
+  HOOK_EVENTS,
+  type HookEntry,
+  type HookRegistry,
+  HookSet,
+  hookEnvironment,
+  hookKey,
+  type InProcessHooks,
+} from "../hooks/index.js";
 import { MCP_PROVIDER_PREFIX } from "../mcp/config.js";
 import { MCP_NAME_PREFIX, serverKey } from "../mcp/names.js";
 import type { PermissionPolicy } from "../permissions/index.js";
@@ -24,6 +36,10 @@ export interface HostRequest {
   /** Sees each permission decision of the calls (the trace a UI shows). */
   onDecision?: (event: DecisionEvent) => void;
   log?: (line: string) => void;
+  /** In-process hooks of this host, run with the configured ones and the plane's (docs/hooks.md). */
+  hooks?: InProcessHooks;
+  /** Sees each hook that ran on a call, with what it decided (the trace a UI shows). */
+  onHook?: (event: HookEvent) => void;
 }
 
 /** What the host reads from the assembled session, each turn. */
@@ -37,6 +53,8 @@ export interface HostWiring {
   deferConfig: () => Promise<SessionDeferConfig>;
   /** The session's shared state: every host of the session sees the same reads and shell directory. */
   session?: ToolSession;
+  /** The plane's in-process hooks (`plane.hooks`). */
+  hooks: HookRegistry;
 }
 
 /**
@@ -71,6 +89,15 @@ export function assembleHost(w: HostWiring, request: HostRequest = {}): Executio
     else withhold(TOOL_SEARCH_NAME, searchReason);
     return { tools: available, withheld, unavailable: unavailableServers(snapshot) };
   };
+  const own = functionEntries(request.hooks, "in-process (plane.host)");
+  let memo: { configured: readonly HookEntry[]; registered: readonly HookEntry[]; set: HookSet } | undefined;
+  const hookSet = (): HookSet => {
+    const configured = configuredHooks(w.config);
+    const registered = w.hooks.entries();
+    if (memo?.configured !== configured || memo.registered !== registered)
+      memo = { configured, registered, set: new HookSet([...configured, ...registered, ...own]) };
+    return memo.set;
+  };
   return new ExecutionHost({
     tools,
     // read per call (getters), so Toolplane.set() reaches a host made before it
@@ -92,8 +119,34 @@ export function assembleHost(w: HostWiring, request: HostRequest = {}): Executio
     ...(request.ask ? { ask: request.ask } : {}),
     ...(request.onDecision ? { onDecision: request.onDecision } : {}),
     ...(request.log ? { log: request.log } : {}),
+    get hooks() {
+      const set = hookSet();
+      if (set.size === 0) return undefined;
+      return {
+        set,
+        context: {
+          ...hookPlaceOf(w.config),
+          sessionId: w.spill.session,
+          ...(request.log ? { log: request.log } : {}),
+        },
+      };
+    },
+    ...(request.onHook ? { onHook: request.onHook } : {}),
   });
 }
+
+/** The configured hooks, every layer's, in the order the layers merge (read on every call). */
+export const configuredHooks = perConfig((config) =>
+  HOOK_EVENTS.flatMap((event) => {
+    const parts = config.values[hookKey(event)].contributions ?? [];
+    return configuredEntries(event, parts);
+  }),
+);
+const hookPlaceOf = perConfig((config) => ({
+  cwd: config.cwd,
+  projectDir: config.projectRoot,
+  env: hookEnvironment(process.env, config.get("tools.shellEnv") as string[], config.projectRoot),
+}));
 
 // read on every call: derived once per configuration
 const runtimeOf = perConfig((config) => config.ofKind("run-time"));

@@ -6,6 +6,7 @@ export {
   type AskRequest,
   type DecisionEvent,
   ExecutionHost,
+  type HookEvent,
   type HostOptions,
   type HostTool,
   type HostToolSet,
