@@ -81,7 +81,8 @@ export interface HookOutput {
 export type HookFunction = (
   input: HookInput,
   context: { signal: AbortSignal },
-) => HookOutput | undefined | Promise<HookOutput | undefined>;
+  // biome-ignore lint/suspicious/noConfusingVoidType: a function that returns nothing (async or not) decides nothing
+) => HookOutput | undefined | void | Promise<HookOutput | undefined | void>;
 
 /** A function hook with a matcher (same semantics as the settings'), a timeout in seconds, a name for traces. */
 export interface FunctionHook {
