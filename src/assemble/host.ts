@@ -55,6 +55,8 @@ export interface HostWiring {
   session?: ToolSession;
   /** The plane's in-process hooks (`plane.hooks`). */
   hooks: HookRegistry;
+  /** The plane's lines for people: where a hook's errors and systemMessage go when the host has no `log`. */
+  log?: (line: string) => void;
 }
 
 /**
@@ -90,6 +92,8 @@ export function assembleHost(w: HostWiring, request: HostRequest = {}): Executio
     return { tools: available, withheld, unavailable: unavailableServers(snapshot) };
   };
   const own = functionEntries(request.hooks, "in-process (plane.host)");
+  // a hook's errors and systemMessage are for people: the host's log, else the plane's
+  const hookLog = request.log ?? w.log;
   let memo: { configured: readonly HookEntry[]; registered: readonly HookEntry[]; set: HookSet } | undefined;
   const hookSet = (): HookSet => {
     const configured = configuredHooks(w.config);
@@ -127,7 +131,7 @@ export function assembleHost(w: HostWiring, request: HostRequest = {}): Executio
         context: {
           ...hookPlaceOf(w.config),
           sessionId: w.spill.session,
-          ...(request.log ? { log: request.log } : {}),
+          ...(hookLog ? { log: hookLog } : {}),
         },
       };
     },

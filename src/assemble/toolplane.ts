@@ -316,6 +316,7 @@ export class Toolplane {
         deferConfig: () => this.deferConfig(),
         session: this.toolSession,
         hooks: this.hooks,
+        log: (this.configs.options as ToolplaneOptions).log,
       },
       request,
     );

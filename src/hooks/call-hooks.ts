@@ -50,59 +50,47 @@ export class CallHooks {
     return hookToolInput(this.call.tool, this.call.namespace, args, this.ctx.cwd);
   }
 
-  async pre(args: Record<string, unknown>): Promise<PreVerdict | undefined> {
-    const answers = await this.run("PreToolUse", args, {});
-    if (answers === undefined) return undefined;
-    const verdict = combinePre(answers, this.toolInput(args), this.call.tool);
-    this.report(answers, verdict.runs);
-    return verdict;
+  pre(args: Record<string, unknown>): Promise<PreVerdict | undefined> {
+    return this.decide("PreToolUse", args, {}, (answers) =>
+      combinePre(answers, this.toolInput(args), this.call.tool),
+    );
   }
 
-  async permission(
+  permission(
     args: Record<string, unknown>,
     reason: string,
     asks: Array<{ action?: string; subject: string; reason: string }>,
   ): Promise<PermissionVerdict | undefined> {
-    const answers = await this.run("PermissionRequest", args, {
-      permission_suggestions: [],
-      decision_reason: reason,
-      toolplane_asks: asks,
-    });
-    if (answers === undefined) return undefined;
-    const verdict = combinePermission(answers, this.toolInput(args), this.call.tool);
-    this.report(answers, verdict.runs);
-    return verdict;
+    const extra = { permission_suggestions: [], decision_reason: reason, toolplane_asks: asks };
+    return this.decide("PermissionRequest", args, extra, (answers) =>
+      combinePermission(answers, this.toolInput(args), this.call.tool),
+    );
   }
 
-  async post(
-    args: Record<string, unknown>,
-    value: unknown,
-    output: string,
-  ): Promise<PostVerdict | undefined> {
+  post(args: Record<string, unknown>, value: unknown, output: string): Promise<PostVerdict | undefined> {
     const extra: Partial<HookInput> = { tool_output: output };
     if (value !== undefined) extra.tool_response = value;
-    return this.after("PostToolUse", args, extra);
+    return this.decide("PostToolUse", args, extra, combinePost);
   }
 
-  async failure(
+  failure(
     args: Record<string, unknown>,
     error: { code: string; message: string },
   ): Promise<PostVerdict | undefined> {
-    return this.after("PostToolUseFailure", args, {
-      error: error.message,
-      error_code: error.code,
-      is_interrupt: error.code === "aborted",
-    });
+    const extra = { error: error.message, error_code: error.code, is_interrupt: error.code === "aborted" };
+    return this.decide("PostToolUseFailure", args, extra, combinePost);
   }
 
-  private async after(
+  /** Runs the event's matching hooks and combines their answers (undefined when none matched). */
+  private async decide<V extends { runs: HookRun[] }>(
     event: HookEventName,
     args: Record<string, unknown>,
     extra: Partial<HookInput>,
-  ): Promise<PostVerdict | undefined> {
+    combine: (answers: readonly HookAnswer[]) => V,
+  ): Promise<V | undefined> {
     const answers = await this.run(event, args, extra);
     if (answers === undefined) return undefined;
-    const verdict = combinePost(answers);
+    const verdict = combine(answers);
     this.report(answers, verdict.runs);
     return verdict;
   }

@@ -52,7 +52,7 @@ export function combinePre(answers: readonly HookAnswer[], original: unknown, to
   const rewrites = answers.filter((a) => a.updatedInput !== undefined && !sameJson(a.updatedInput, original));
   for (const a of answers) {
     const label = hookLabel(a.entry);
-    if (a.status === "failed") failures.push(`${label} did not answer: ${a.detail}`);
+    if (a.status === "failed") failures.push(`${label} did not answer: ${hookText(a.detail ?? "")}`);
     if (a.decision === "deny") {
       const verb = a.status === "blocked" ? "blocked" : "denied";
       denials.push(`${tool} was ${verb} by the ${label}: ${hookText(a.reason ?? "no reason given")}`);
@@ -154,7 +154,7 @@ export function combinePost(answers: readonly HookAnswer[]): PostVerdict {
       verdict.notes.push(`[${label} flags this result: ${hookText(a.reason ?? "no reason given")}]`);
     if (a.additionalContext !== undefined)
       verdict.notes.push(`[${label} adds: ${hookText(a.additionalContext)}]`);
-    if (a.status === "failed") verdict.notes.push(`[${label} did not answer: ${a.detail}]`);
+    if (a.status === "failed") verdict.notes.push(`[${label} did not answer: ${hookText(a.detail ?? "")}]`);
     if (a.stop !== undefined) verdict.stop ??= a.stop;
   }
   return verdict;

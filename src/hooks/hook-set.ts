@@ -182,10 +182,12 @@ export function functionEntry(
     );
   const problem = spec.matcher === undefined ? undefined : matcherProblem(spec.matcher);
   if (problem !== undefined) throw new SyntaxError(`a ${event} hook's ${problem}`);
+  // `{hook: () => ...}` names the arrow "hook", which says nothing: such a one is anonymous here
+  const named = spec.hook.name !== "" && !(typeof item !== "function" && spec.hook.name === "hook");
   return {
     event,
     matcher: spec.matcher,
-    name: spec.name ?? (spec.hook.name || "(anonymous function)"),
+    name: spec.name ?? (named ? spec.hook.name : "(anonymous function)"),
     source,
     timeoutMs: spec.timeout !== undefined ? spec.timeout * 1000 : HOOK_DEFAULT_TIMEOUT_MS,
     run: { kind: "function", fn: spec.hook },

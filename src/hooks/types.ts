@@ -114,18 +114,13 @@ export interface HookEntry {
  */
 export type HookStatus = "ok" | "blocked" | "error" | "failed";
 
-/** One hook's answer, read per the protocol of its event. */
-export interface HookAnswer {
-  entry: HookEntry;
+/** What one hook said, as its answer and its report both carry it. */
+interface HookSaid {
   status: HookStatus;
-  /** PreToolUse: permissionDecision (or the older approve/block); PermissionRequest: behavior. */
-  decision?: "allow" | "deny" | "ask";
-  /** PostToolUse(Failure): decision "block" or exit 2. */
-  block?: boolean;
   /** The reason that goes with the decision or block (stderr for exit 2). */
   reason?: string;
-  updatedInput?: Record<string, unknown>;
   additionalContext?: string;
+  /** For the user, never the model. */
   systemMessage?: string;
   /** `continue: false` (or PermissionRequest's interrupt): why the harness should stop. */
   stop?: string;
@@ -135,22 +130,24 @@ export interface HookAnswer {
   ms: number;
 }
 
+/** One hook's answer, read per the protocol of its event. */
+export interface HookAnswer extends HookSaid {
+  entry: HookEntry;
+  /** PreToolUse: permissionDecision (or the older approve/block); PermissionRequest: behavior. */
+  decision?: "allow" | "deny" | "ask";
+  /** PostToolUse(Failure): decision "block" or exit 2. */
+  block?: boolean;
+  updatedInput?: Record<string, unknown>;
+}
+
 /** One hook that ran on a call, as the result, the inspector and `onHook` report it. */
-export interface HookRun {
+export interface HookRun extends HookSaid {
   event: HookEventName;
   hook: string;
   source: string;
-  status: HookStatus;
   decision?: "allow" | "deny" | "ask" | "block";
-  reason?: string;
   /** It replaced the arguments. */
   updatedInput?: boolean;
   /** The replacement was not used (another hook rewrote differently, or a deny won). */
   ignored?: string;
-  additionalContext?: string;
-  systemMessage?: string;
-  stop?: string;
-  detail?: string;
-  exitCode?: number | null;
-  ms: number;
 }

@@ -78,7 +78,8 @@ export function hookedProject(extra: Record<string, unknown> = {}) {
         hooks: [{ type: "command", command: `${PYTHON3} ${path.join(bin, "validate.py")}` }],
       },
     ],
-    PostToolUse: [{ matcher: "Read", hooks: [{ type: "command", command: path.join(bin, "post.sh") }] }],
+    // a regular expression (not a plain name): RE2JS loads in the CLI's bundle
+    PostToolUse: [{ matcher: "^Rea.$", hooks: [{ type: "command", command: path.join(bin, "post.sh") }] }],
   };
   const permissions = {
     rules: [
