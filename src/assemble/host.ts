@@ -13,14 +13,10 @@ import {
   type ToolErrorCode,
 } from "../execute/index.js";
 import {
-  configuredEntries,
   functionEntries,
-  HOOK_EVENTS,
   type HookEntry,
   type HookRegistry,
   HookSet,
-  hookEnvironment,
-  hookKey,
   type InProcessHooks,
 } from "../hooks/index.js";
 import { MCP_PROVIDER_PREFIX } from "../mcp/config.js";
@@ -28,6 +24,7 @@ import { MCP_NAME_PREFIX, serverKey } from "../mcp/names.js";
 import type { PermissionPolicy } from "../permissions/index.js";
 import type { Snapshot } from "../register/index.js";
 import type { SessionDeferConfig, SessionDeferral } from "./deferral.js";
+import { configuredHooks, hookPlaceOf } from "./hooks.js";
 import { partitionTools, SESSION_NAMESPACE, searchWithheld, type VisibilityRules } from "./visibility.js";
 
 export interface HostRequest {
@@ -138,19 +135,6 @@ export function assembleHost(w: HostWiring, request: HostRequest = {}): Executio
     ...(request.onHook ? { onHook: request.onHook } : {}),
   });
 }
-
-/** The configured hooks, every layer's, in the order the layers merge (read on every call). */
-export const configuredHooks = perConfig((config) =>
-  HOOK_EVENTS.flatMap((event) => {
-    const parts = config.values[hookKey(event)].contributions ?? [];
-    return configuredEntries(event, parts);
-  }),
-);
-const hookPlaceOf = perConfig((config) => ({
-  cwd: config.cwd,
-  projectDir: config.projectRoot,
-  env: hookEnvironment(process.env, config.get("tools.shellEnv") as string[], config.projectRoot),
-}));
 
 // read on every call: derived once per configuration
 const runtimeOf = perConfig((config) => config.ofKind("run-time"));

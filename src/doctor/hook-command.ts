@@ -1,5 +1,6 @@
 import { accessSync, constants, statSync } from "node:fs";
 import path from "node:path";
+import { commandTarget } from "../hooks/index.js";
 
 /** What doctor could tell of a hook command without running it. */
 export type CommandCheck =
@@ -7,61 +8,25 @@ export type CommandCheck =
   | { status: "missing" | "not-executable" | "not-a-file"; program: string }
   | { status: "unchecked"; why: string };
 
-/** Words a shell runs itself: nothing to find on disk. */
-const BUILTINS = new Set([
-  ":",
-  ".",
-  "true",
-  "false",
-  "exit",
-  "echo",
-  "printf",
-  "test",
-  "[",
-  "cd",
-  "read",
-  "set",
-  "export",
-  "exec",
-  "command",
-  "eval",
-  "source",
-]);
-
-const KEYWORDS = new Set(["if", "for", "while", "until", "case", "select", "function", "time"]);
-
-/** Interpreters whose first argument is the script that runs (checked to exist too). */
-const INTERPRETERS = new Set(["sh", "bash", "zsh", "dash", "python", "python3", "node", "ruby", "perl"]);
-
 /**
- * Finds the program a hook command starts, reading its first word as `sh -c` would, only as far
- * as that can be done without running anything: plain characters, single quotes, double quotes,
- * `~/` and the variables the hook is given or surely has ($CLAUDE_PROJECT_DIR,
- * $TOOLPLANE_PROJECT_DIR, $HOME). Anything else (another variable, `$(...)`, a backslash, a glob, a
- * keyword, an assignment) is reported as unchecked, never as a fault. For an interpreter
- * (`python3 SCRIPT`) the script is checked as well.
+ * Looks up the program a hook command starts (commandTarget reads it as a shell would, as far as
+ * that goes without one): a path is checked on disk, a name on PATH, and an interpreter's
+ * script is checked to exist too. What only a shell can tell is unchecked, never a fault.
  */
 export function checkHookCommand(
   command: string,
   env: Readonly<Record<string, string | undefined>>,
   cwd: string,
 ): CommandCheck {
-  const words = leadingWords(command, env, 2);
-  if (typeof words === "string") return { status: "unchecked", why: words };
-  const [program, script] = words;
-  if (program === undefined) return { status: "unchecked", why: "no command" };
-  if (KEYWORDS.has(program))
-    return { status: "unchecked", why: `it starts with the shell keyword ${program}` };
-  if (BUILTINS.has(program)) return { status: "ok", program };
-  const found = program.includes("/")
-    ? onDisk(path.resolve(cwd, program), true)
-    : onPath(program, env.PATH ?? "");
-  if (found.status !== "ok") return found;
-  if (INTERPRETERS.has(path.basename(program)) && script !== undefined && !script.startsWith("-")) {
-    const target = onDisk(path.resolve(cwd, script), false);
-    if (target.status !== "ok") return target;
-  }
-  return found;
+  const target = commandTarget(command, env, cwd);
+  if (target.kind === "unknown") return { status: "unchecked", why: target.why };
+  if (target.kind === "builtin") return { status: "ok", program: target.program };
+  const found = path.isAbsolute(target.program)
+    ? onDisk(target.program, true)
+    : onPath(target.program, env.PATH ?? "");
+  if (found.status !== "ok" || target.script === undefined) return found;
+  const script = onDisk(target.script, false);
+  return script.status === "ok" ? found : script;
 }
 
 function onDisk(file: string, executable: boolean): CommandCheck {
@@ -86,72 +51,4 @@ function onPath(name: string, searchPath: string): CommandCheck {
     if (hit.status === "ok") return hit;
   }
   return { status: "missing", program: name };
-}
-
-const KNOWN_VARIABLES = ["CLAUDE_PROJECT_DIR", "TOOLPLANE_PROJECT_DIR", "HOME"];
-const PLAIN = /[A-Za-z0-9_./+:,@%=-]/;
-
-/** The first `count` words of the command, or why they cannot be read without a shell. */
-function leadingWords(
-  command: string,
-  env: Readonly<Record<string, string | undefined>>,
-  count: number,
-): string[] | string {
-  const words: string[] = [];
-  let i = 0;
-  const text = command.trim();
-  while (words.length < count && i < text.length) {
-    let word = "";
-    if (text.startsWith("~/", i) && env.HOME !== undefined) {
-      word = env.HOME;
-      i += 1;
-    }
-    while (i < text.length && !/\s/.test(text[i]!)) {
-      const c = text[i]!;
-      if (c === "'") {
-        const end = text.indexOf("'", i + 1);
-        if (end < 0) return "an unclosed quote";
-        word += text.slice(i + 1, end);
-        i = end + 1;
-      } else if (c === '"') {
-        const end = text.indexOf('"', i + 1);
-        if (end < 0) return "an unclosed quote";
-        const inner = expand(text.slice(i + 1, end), env);
-        if (inner === undefined) return "shell syntax inside double quotes";
-        word += inner;
-        i = end + 1;
-      } else if (c === "$") {
-        const m = /^\$(?:\{([A-Za-z_]\w*)\}|([A-Za-z_]\w*))/.exec(text.slice(i));
-        const name = m?.[1] ?? m?.[2];
-        if (!m || name === undefined || !KNOWN_VARIABLES.includes(name) || env[name] === undefined)
-          return `${m ? `$${name}` : "a $ expansion"} is known only when the hook runs`;
-        word += env[name];
-        i += m[0].length;
-      } else if (PLAIN.test(c)) {
-        word += c;
-        i++;
-      } else {
-        return `the shell syntax ${JSON.stringify(c)}`;
-      }
-    }
-    if (words.length === 0 && /^[A-Za-z_]\w*=/.test(word)) return "it starts with a variable assignment";
-    words.push(word);
-    while (i < text.length && /\s/.test(text[i]!)) i++;
-  }
-  return words;
-}
-
-/** Double-quoted text with only plain characters and known variables, expanded; else undefined. */
-function expand(inner: string, env: Readonly<Record<string, string | undefined>>): string | undefined {
-  if (/[`\\!]/.test(inner)) return undefined;
-  let ok = true;
-  const out = inner.replace(/\$(?:\{([A-Za-z_]\w*)\}|([A-Za-z_]\w*))|\$/g, (whole, a, b) => {
-    const name = (a ?? b) as string | undefined;
-    if (name === undefined || !KNOWN_VARIABLES.includes(name) || env[name] === undefined) {
-      ok = false;
-      return whole;
-    }
-    return env[name]!;
-  });
-  return ok ? out : undefined;
 }

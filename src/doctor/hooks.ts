@@ -1,4 +1,4 @@
-import { configuredHooks } from "../assemble/host.js";
+import { configuredHooks } from "../assemble/hooks.js";
 import { hookEnvironment, hookLabel } from "../hooks/index.js";
 import { checkHookCommand } from "./hook-command.js";
 import { type DoctorCheck, type DoctorContext, row } from "./types.js";

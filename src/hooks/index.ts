@@ -10,6 +10,7 @@ export {
   type Refusal,
 } from "./combine.js";
 export { HOOK_STDERR_MAX_BYTES, HOOK_STDOUT_MAX_BYTES } from "./command.js";
+export { type CommandTarget, commandFiles, commandTarget } from "./command-words.js";
 export {
   configuredEntries,
   type HookContribution,

@@ -3,7 +3,7 @@
 // matcher's semantics, on a linear-time engine.
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { configuredHooks } from "../../src/assemble/host.js";
+import { configuredHooks } from "../../src/assemble/hooks.js";
 import { loadConfig } from "../../src/config/index.js";
 import { matcherProblem, matches } from "../../src/hooks/index.js";
 import { tempProject, writeTree } from "../helpers/tmp.js";

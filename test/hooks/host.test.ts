@@ -8,6 +8,7 @@ import { Toolplane } from "../../src/assemble/index.js";
 import type { AskRequest } from "../../src/execute/index.js";
 import type { HookInput, HookOutput, InProcessHooks } from "../../src/hooks/index.js";
 import { AskBroker, runCall } from "../../src/inspect/calls.js";
+import { sandboxSupport } from "../../src/tools/index.js";
 import { textOf } from "../helpers/host.js";
 import { tempProject } from "../helpers/tmp.js";
 
@@ -433,4 +434,43 @@ describe("the inspector's trace", () => {
       hook: { status: "ok" },
     });
   });
+});
+
+describe("a hook's script runs outside the sandbox, so the model may not rewrite it", () => {
+  const script = ".claude/hooks/check.mjs";
+  const hooks = [{ hooks: [{ type: "command", command: `node "$CLAUDE_PROJECT_DIR/${script}"` }] }];
+  const rules = [
+    { effect: "allow", action: "write" },
+    { effect: "allow", tool: "bash" },
+  ];
+  const set = [`hooks.PostToolUse=${JSON.stringify(hooks)}`, `permissions.rules=${JSON.stringify(rules)}`];
+
+  it("a write to it asks even where every write is allowed (the permission check)", async () => {
+    const { plane, repo } = await open({ [script]: "// checks\n" }, set);
+    const host = plane.host();
+    for (const call of [
+      { tool: "write", args: { path: script, content: "process.exit(0)" } },
+      { tool: "bash", args: { command: `echo 'process.exit(0)' > ${script}` } },
+    ]) {
+      const r = await host.call(call);
+      expect(r.error?.code, textOf(r)).toBe("permission_denied");
+      expect(textOf(r)).toMatch(/check.mjs is protected/);
+    }
+    expect(readFileSync(path.join(repo, script), "utf8")).toBe("// checks\n");
+  });
+
+  it.skipIf(!sandboxSupport().available)(
+    "and the sandbox keeps it read-only for a write bash could not see",
+    async () => {
+      const { plane, repo } = await open({ [script]: "// checks\n" }, [
+        ...set,
+        "tools.sandbox=workspace-write",
+      ]);
+      const r = await plane
+        .host({ ask: () => true })
+        .call({ tool: "bash", args: { command: `sh -c 'echo pwned > ${script}'; echo done` } });
+      expect(textOf(r)).toMatch(/Read-only file system|Permission denied/);
+      expect(readFileSync(path.join(repo, script), "utf8")).toBe("// checks\n");
+    },
+  );
 });
