@@ -10,7 +10,7 @@ import {
   toolArgsFromHook,
 } from "../hooks/index.js";
 import type { SourcedRule } from "../permissions/rules.js";
-import { checkArguments } from "./args.js";
+import { checkArguments, parseArgs } from "./args.js";
 import { CallFailure } from "./failure.js";
 import type { AskRequest } from "./host-types.js";
 import { limitErrorText, type ResultLimits } from "./limits.js";
@@ -65,7 +65,10 @@ export class HookSteps {
   argsFrom(input: Record<string, unknown>, entry: HookEntry): Record<string, unknown> {
     const args = toolArgsFromHook(this.tool.name, this.namespace, input);
     try {
-      return checkArguments(this.tool, args);
+      // the depth check a model's arguments get, before a validator recurses into them
+      const parsed = parseArgs(args, Number.POSITIVE_INFINITY);
+      if (!parsed.ok) throw new CallFailure(parsed.code, parsed.message);
+      return checkArguments(this.tool, parsed.value);
     } catch (error) {
       if (!(error instanceof CallFailure)) throw error;
       throw new CallFailure(

@@ -70,7 +70,7 @@ export class CallHooks {
   post(args: Record<string, unknown>, value: unknown, output: string): Promise<PostVerdict | undefined> {
     const extra: Partial<HookInput> = { tool_output: output };
     if (value !== undefined) extra.tool_response = value;
-    return this.decide("PostToolUse", args, extra, combinePost);
+    return this.decide("PostToolUse", args, extra, combinePost, false);
   }
 
   failure(
@@ -78,17 +78,22 @@ export class CallHooks {
     error: { code: string; message: string },
   ): Promise<PostVerdict | undefined> {
     const extra = { error: error.message, error_code: error.code, is_interrupt: error.code === "aborted" };
-    return this.decide("PostToolUseFailure", args, extra, combinePost);
+    return this.decide("PostToolUseFailure", args, extra, combinePost, false);
   }
 
-  /** Runs the event's matching hooks and combines their answers (undefined when none matched). */
+  /**
+   * Runs the event's matching hooks and combines their answers (undefined when none matched).
+   * The turn's cancel stops the hooks before a call; those after it run on (to their timeouts),
+   * so a PostToolUseFailure hook sees `is_interrupt`.
+   */
   private async decide<V extends { runs: HookRun[] }>(
     event: HookEventName,
     args: Record<string, unknown>,
     extra: Partial<HookInput>,
     combine: (answers: readonly HookAnswer[]) => V,
+    cancellable = true,
   ): Promise<V | undefined> {
-    const answers = await this.run(event, args, extra);
+    const answers = await this.run(event, args, extra, cancellable ? this.signal : undefined);
     if (answers === undefined) return undefined;
     const verdict = combine(answers);
     this.report(answers, verdict.runs);
@@ -99,6 +104,7 @@ export class CallHooks {
     event: HookEventName,
     args: Record<string, unknown>,
     extra: Partial<HookInput>,
+    signal: AbortSignal | undefined,
   ): Promise<HookAnswer[] | undefined> {
     const entries = this.set.matching(event, this.call.tool, this.call.namespace);
     if (entries.length === 0) return undefined;
@@ -113,7 +119,7 @@ export class CallHooks {
       toolplane_tool_name: this.call.tool,
       ...extra,
     };
-    return runHooks(entries, input, this.ctx, this.signal);
+    return runHooks(entries, input, this.ctx, signal);
   }
 
   private report(answers: readonly HookAnswer[], runs: readonly HookRun[]): void {

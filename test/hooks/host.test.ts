@@ -284,6 +284,27 @@ describe("after the call", () => {
     expect(refused.hooks?.map((h) => h.event)).toEqual(["PreToolUse"]);
   });
 
+  it("a cancelled turn stops the call; PostToolUseFailure still runs and sees is_interrupt", async () => {
+    const rules = [{ effect: "allow", action: "command", pattern: "sleep *" }];
+    const { plane } = await open({}, [`permissions.rules=${JSON.stringify(rules)}`, "tools.sandbox=off"]);
+    const seen: HookInput[] = [];
+    const turn = new AbortController();
+    const host = plane.host({
+      hooks: {
+        PreToolUse: [() => void setTimeout(() => turn.abort(), 100)],
+        PostToolUseFailure: [(input) => void seen.push(input)],
+      },
+    });
+    const [r] = await host.run([{ tool: "bash", args: { command: "sleep 5" } }], { signal: turn.signal });
+    expect(r?.error?.code).toBe("aborted");
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toMatchObject({
+      hook_event_name: "PostToolUseFailure",
+      error_code: "aborted",
+      is_interrupt: true,
+    });
+  });
+
   it("a hook that never answers is cut at its timeout and refuses the call; one that throws does not", async () => {
     const { plane } = await open({ "d.txt": "dee\n" });
     const lines: string[] = [];
