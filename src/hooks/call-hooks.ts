@@ -40,11 +40,6 @@ export class CallHooks {
     this.toolUseId = call.id ?? `toolplane_${randomUUID()}`;
   }
 
-  /** Whether any hook of the event would run for this call (nothing is built when none would). */
-  has(event: HookEventName): boolean {
-    return this.set.matching(event, this.call.tool, this.call.namespace).length > 0;
-  }
-
   /** The arguments as a hook reads them in `tool_input` (Claude Code's names for a built-in). */
   toolInput(args: Record<string, unknown>): Record<string, unknown> {
     return hookToolInput(this.call.tool, this.call.namespace, args, this.ctx.cwd);

@@ -51,11 +51,6 @@ export class HookSet {
     return n;
   }
 
-  /** Every hook, in order (for doctor and people). */
-  all(): HookEntry[] {
-    return [...this.byEvent.values()].flat();
-  }
-
   /** The hooks of `event` whose matcher selects the tool, each command once. */
   matching(event: HookEventName, tool: string, namespace: string): HookEntry[] {
     const list = this.byEvent.get(event);

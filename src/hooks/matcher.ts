@@ -50,6 +50,9 @@ export function matcherOf(source: string | undefined): Matcher {
       const re = re2().compile(source);
       m = (name) => re.matcher(name).find();
     }
+    // matchers come from configuration and harness code: a few; a harness making new ones per
+    // call would otherwise grow this without bound
+    if (compiled.size >= 1024) compiled.clear();
     compiled.set(source, m);
   }
   return m;
