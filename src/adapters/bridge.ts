@@ -79,11 +79,10 @@ export async function bridgeTools(plane: Toolplane, options: BridgeOptions = {})
     );
   }
   const catalog = await plane.catalog(provider as ProviderName);
+  // everything of the host's request (ask, onDecision, log, hooks, onHook) goes to the host as given;
   // the host answers for this catalog: its renamed tools, its deferral form, strict-mode nulls
-  const request: HostRequest = { provider: provider as ProviderName };
-  if (options.ask) request.ask = options.ask;
-  if (options.onDecision) request.onDecision = options.onDecision;
-  if (options.log) request.log = options.log;
+  const { provider: _provider, ...rest } = options;
+  const request: HostRequest = { ...rest, provider: provider as ProviderName };
   const host = plane.host(request);
   const bridged = (parts: WireParts): BridgedTool => ({
     ...parts,

@@ -7,17 +7,26 @@ import {
   type AskCallback,
   type DecisionEvent,
   ExecutionHost,
+  type HookEvent,
   type HostTool,
   type HostToolSet,
   type SpillStore,
   type ToolErrorCode,
 } from "../execute/index.js";
+import {
+  functionEntries,
+  type HookEntry,
+  type HookRegistry,
+  HookSet,
+  type InProcessHooks,
+} from "../hooks/index.js";
 import { MCP_PROVIDER_PREFIX } from "../mcp/config.js";
 import { MCP_NAME_PREFIX, serverKey } from "../mcp/names.js";
 import type { PermissionPolicy } from "../permissions/index.js";
 import type { Snapshot } from "../register/index.js";
 import { type ProviderName, restoreArgs } from "../render/index.js";
 import type { SessionDeferConfig, SessionDeferral } from "./deferral.js";
+import { configuredHooks, hookPlaceOf } from "./hooks.js";
 import { partitionTools, SESSION_NAMESPACE, searchWithheld, type VisibilityRules } from "./visibility.js";
 
 /** onProgress, onLog, onElicit, onSample answer what a tool asks of its client (ToolContext). */
@@ -36,6 +45,10 @@ export interface HostRequest extends ClientHandlers {
   /** Sees each permission decision of the calls (the trace a UI shows). */
   onDecision?: (event: DecisionEvent) => void;
   log?: (line: string) => void;
+  /** In-process hooks of this host, run with the configured ones and the plane's (docs/hooks.md). */
+  hooks?: InProcessHooks;
+  /** Sees each hook that ran on a call, with what it decided (the trace a UI shows). */
+  onHook?: (event: HookEvent) => void;
 }
 
 /** What the host reads from the assembled session, each turn. */
@@ -49,6 +62,10 @@ export interface HostWiring {
   deferConfig: () => Promise<SessionDeferConfig>;
   /** The session's shared state: every host of the session sees the same reads and shell directory. */
   session?: ToolSession;
+  /** The plane's in-process hooks (`plane.hooks`). */
+  hooks: HookRegistry;
+  /** The plane's lines for people: where a hook's errors and systemMessage go when the host has no `log`. */
+  log?: (line: string) => void;
 }
 
 /**
@@ -84,6 +101,17 @@ export function assembleHost(w: HostWiring, request: HostRequest = {}): Executio
     return { tools: available, withheld, unavailable: unavailableServers(snapshot) };
   };
   const seen = w.deferral.seen;
+  const own = functionEntries(request.hooks, "in-process (plane.host)");
+  // a hook's errors and systemMessage are for people: the host's log, else the plane's
+  const hookLog = request.log ?? w.log;
+  let memo: { configured: readonly HookEntry[]; registered: readonly HookEntry[]; set: HookSet } | undefined;
+  const hookSet = (): HookSet => {
+    const configured = configuredHooks(w.config);
+    const registered = w.hooks.entries();
+    if (memo?.configured !== configured || memo.registered !== registered)
+      memo = { configured, registered, set: new HookSet([...configured, ...registered, ...own]) };
+    return memo.set;
+  };
   return new ExecutionHost({
     tools,
     // the wire form the plane rendered comes back as the tool's own (render/restore-args.ts)
@@ -111,6 +139,19 @@ export function assembleHost(w: HostWiring, request: HostRequest = {}): Executio
     ...(request.onDecision ? { onDecision: request.onDecision } : {}),
     ...(request.log ? { log: request.log } : {}),
     ...clientHandlersOf(request),
+    get hooks() {
+      const set = hookSet();
+      if (set.size === 0) return undefined;
+      return {
+        set,
+        context: {
+          ...hookPlaceOf(w.config),
+          sessionId: w.spill.session,
+          ...(hookLog ? { log: hookLog } : {}),
+        },
+      };
+    },
+    ...(request.onHook ? { onHook: request.onHook } : {}),
   });
 }
 

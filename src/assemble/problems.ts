@@ -19,8 +19,10 @@ export function reportProblems(...lists: ReadonlyArray<readonly ProviderProblem[
 export function untrustedNotice(config: Config): string | undefined {
   const { trust } = config;
   if (trust.trusted || trust.ignored.length === 0) return undefined;
-  const keys = [...new Set(trust.ignored.map((i) => i.key))].join(", ");
-  return `toolplane: ${trust.project} is not a trusted project, so its .toolplane/config.json was applied only where it tightens (left out: ${keys}); run \`${trust.command}\` if you trust its code, and \`toolplane config\` for details`;
+  const keys = [...new Set(trust.ignored.map((i) => i.key))];
+  // hooks are commands around every call: say in words that they were not run
+  const hooks = keys.some((k) => k.startsWith("hooks.")) ? "; its hooks do not run" : "";
+  return `toolplane: ${trust.project} is not a trusted project, so its .toolplane/config.json was applied only where it tightens (left out: ${keys.join(", ")}${hooks}); run \`${trust.command}\` if you trust its code, and \`toolplane config\` for details`;
 }
 
 /**

@@ -1,3 +1,5 @@
+// The Toolplane class is where the stations meet: each station's entry on the plane (its registry,
+// its reads, its hooks) is a few lines here, so the file is over 400 lines and grows with them.
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { type Config, loadConfig } from "../config/index.js";
@@ -16,6 +18,7 @@ import {
   SpillStore,
   type ToolResult,
 } from "../execute/index.js";
+import { HookRegistry } from "../hooks/index.js";
 import type { McpClients } from "../mcp/client/index.js";
 import type { PermissionPolicy } from "../permissions/index.js";
 import { Registry, type Resolved, type Snapshot } from "../register/index.js";
@@ -84,6 +87,8 @@ export class Toolplane {
   readonly deferral = new SessionDeferral();
   /** What this session's calls share: the files read (edit and write check them), the shell's directory. */
   readonly toolSession: ToolSession = newToolSession();
+  /** In-process hooks every host of this plane runs, with the configured ones (docs/hooks.md). */
+  readonly hooks = new HookRegistry();
   private readonly visibleBySnapshot = new WeakMap<Snapshot<AnyTool>, VisibleTool[]>();
   private readonly visibilityMemo = new VisibilityMemo();
   /** The plane every view (session or scope) reads through to, and its scope views by chain. */
@@ -300,6 +305,8 @@ export class Toolplane {
         deferral: this.deferral,
         deferConfig: () => this.deferConfig(),
         session: this.toolSession,
+        hooks: this.hooks,
+        log: (this.configs.options as ToolplaneOptions).log,
       },
       request,
     );

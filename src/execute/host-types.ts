@@ -1,6 +1,7 @@
 // What a harness gives the execution host and gets from it (the host itself is host.ts).
 import type { ClientHandlers } from "../declare/client.js";
 import type { AnyTool, ToolSession } from "../declare/types.js";
+import type { HookContext, HookRun, HookSet } from "../hooks/index.js";
 import type { Decision, PermissionPolicy, PermissionRequest } from "../permissions/evaluate.js";
 import type { SpillStore } from "./spill.js";
 import type { ToolCall, ToolErrorCode } from "./types.js";
@@ -43,6 +44,13 @@ export interface DecisionEvent {
   decision: Decision;
 }
 
+/** One hook that ran on a call (what a UI shows in the call's trace, beside the decisions). */
+export interface HookEvent {
+  call: ToolCall;
+  tool: string;
+  run: HookRun;
+}
+
 /** Decides an `ask`: true runs the call. Asks are put one at a time, never two prompts at once. */
 export type AskCallback = (ask: AskRequest) => boolean | Promise<boolean>;
 
@@ -76,6 +84,13 @@ export interface HostOptions extends ClientHandlers {
   /** Sees each permission decision as it is made; it cannot change one. */
   onDecision?: (event: DecisionEvent) => void;
   log?: (line: string) => void;
+  /**
+   * The hooks in force and where they run (read per call, so a configuration change reaches the
+   * next one); none when absent. See docs/hooks.md.
+   */
+  hooks?: { set: HookSet; context: HookContext };
+  /** Sees each hook that ran on a call, as it ends; it cannot change anything. */
+  onHook?: (event: HookEvent) => void;
   /** The tool the model uses to page through a spilled result. */
   readTool?: string;
   /**

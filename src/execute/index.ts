@@ -7,6 +7,7 @@ export {
   type CallRestorer,
   type DecisionEvent,
   ExecutionHost,
+  type HookEvent,
   type HostOptions,
   type HostTool,
   type HostToolSet,

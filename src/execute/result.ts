@@ -59,6 +59,8 @@ export function withIdFirst(r: ToolResult): ToolResult {
   if (r.nextOffset !== undefined) out.nextOffset = r.nextOffset;
   if (r.spillPath !== undefined) out.spillPath = r.spillPath;
   if (r.error !== undefined) out.error = r.error;
+  if (r.value !== undefined) out.value = r.value;
+  if (r.hooks !== undefined) out.hooks = r.hooks;
   return out;
 }
 

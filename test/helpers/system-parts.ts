@@ -7,6 +7,8 @@ import { BWRAP, STRACE } from "./strace-differential.js";
 import { HAS_SCRIPT } from "./terminal.js";
 
 export const CHROMIUM = "/usr/bin/chromium";
+/** Debian's Python, for a hook written in Python as Claude Code's documentation writes them. */
+export const PYTHON3 = "/usr/bin/python3";
 
 /** One line per missing part: which tests skip, and what to install or set. */
 export function missingParts(): string[] {
@@ -21,6 +23,7 @@ export function missingParts(): string[] {
   if (!existsSync(CHROMIUM)) lines.push("the inspector's browser test skips: apt-get install chromium");
   if (!existsSync(`${CONFORMANCE_DIR}/node_modules/@modelcontextprotocol/conformance`))
     lines.push(`the MCP conformance tests skip: ${CONFORMANCE_INSTALL}`);
+  if (!existsSync(PYTHON3)) lines.push("the Python hook test fails: apt-get install python3");
   if (!HAS_SCRIPT) lines.push("the terminal tests (y/N approval, colours) skip: apt-get install bsdutils");
   return lines;
 }

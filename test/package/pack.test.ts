@@ -67,6 +67,10 @@ const agents = (await openaiAgentsTools(plane)).map((t) => t.name).sort();
 const grep = await plane.call("grep", { pattern: "needle" });
 // a line only the parser reads (a command substitution): the native binding loads, as installed
 const bash = await plane.call("bash", { command: 'echo "$(pwd)"' });
+// a hook whose matcher is a regular expression: RE2JS loads from the install
+const hooked = await plane
+  .host({ hooks: { PreToolUse: [{ matcher: "^Gre?p$", hook: () => ({ hookSpecificOutput: { additionalContext: "hooked" } }) }] } })
+  .call({ tool: "grep", args: { pattern: "needle" } });
 const nativeParser = Object.keys(createRequire(import.meta.url).cache).some((f) =>
   f.endsWith(["", "node_modules", "tree-sitter", "index.js"].join(sep)),
 );
@@ -87,6 +91,7 @@ console.log(JSON.stringify({
   agents,
   grep: grep.content,
   bash: bash.isError ? bash.error?.code : "ran",
+  hook: hooked.content.some((c) => c.type === "text" && c.text.includes("adds: hooked]")),
   nativeParser,
   deep,
 }));
@@ -224,6 +229,7 @@ describe("the package as installed from npm pack", () => {
     // (wherever it loads in this repository's own);
     // the line is read-only, so it runs in the sandbox, or asks (denied, no approver) without bwrap
     expect(["ran", "permission_denied"]).toContain(r.bash);
+    expect(r.hook).toBe(true);
     expect(r.nativeParser).toBe(nativeHere);
     expect(r.deep).toBe("ERR_PACKAGE_PATH_NOT_EXPORTED");
   });
