@@ -9,7 +9,7 @@ import { renderInstructions } from "./instructions.js";
 import { deepFreeze, type LineMemo, RenderMemo, type WireMemo } from "./memo.js";
 import { PrefixHasher } from "./prefix-hash.js";
 import { wireName } from "./schema/names.js";
-import { deferredLine, foldSkills, SKILL_DESCRIPTIONS_LEFT_OUT, skillsNotListed } from "./system.js";
+import { deferredLine, foldSkills, SKILL_DESCRIPTIONS_LEFT_OUT } from "./system.js";
 import { systemText } from "./system-text.js";
 import type {
   Attachment,
