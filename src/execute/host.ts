@@ -1,5 +1,12 @@
 import { ArgumentsError } from "../declare/errors.js";
-import type { AnyTool, ModelContent, RenderedOutput, ToolContext, ToolSession } from "../declare/types.js";
+import type {
+  AnyTool,
+  CallGrant,
+  ModelContent,
+  RenderedOutput,
+  ToolContext,
+  ToolSession,
+} from "../declare/types.js";
 import { formatIssues } from "../declare/validate.js";
 import {
   type Decision,
@@ -139,7 +146,7 @@ export class ExecutionHost {
     }
     const args = checked.value;
 
-    const { approved, env } = await this.authorise(call, tool, namespace, args);
+    const { approved, env, grant } = await this.authorise(call, tool, namespace, args);
 
     const limits = limitsFrom(config);
     const timeout = chooseTimeout(tool.name, tool.host.timeoutMs, config);
@@ -174,6 +181,7 @@ export class ExecutionHost {
           : {}),
       }),
       session: this.session,
+      grant,
     };
     if (this.options.log) ctx.log = this.options.log;
 
@@ -262,13 +270,16 @@ export class ExecutionHost {
     return result;
   }
 
-  /** Decides the call; returns the ask it was approved under (if it asked) and the paths' env. */
+  /**
+   * Decides the call; returns the ask it was approved under (if it asked), the paths' env, and
+   * the grant the tool runs under (what the decisions let it do: see CallGrant).
+   */
   private async authorise(
     call: ToolCall,
     tool: AnyTool,
     namespace: string,
     args: unknown,
-  ): Promise<{ approved?: Decision; env: RequestEnv }> {
+  ): Promise<{ approved?: Decision; env: RequestEnv; grant: CallGrant }> {
     const spillDir = await this.options.spill.existing();
     const env: RequestEnv = {
       cwd: this.options.cwd,
@@ -303,7 +314,10 @@ export class ExecutionHost {
       );
     }
     const asks = decided.filter((d) => d.decision.effect === "ask");
-    if (asks.length === 0) return { env };
+    // read-only when no need could write or run a program (each a read, or known safe) and none
+    // asked: a person's yes, or a rule's allow for such a need, is what lets a call write
+    const writes = requests.some((r) => r.knownSafe === undefined && r.action !== "read");
+    if (asks.length === 0) return { env, grant: { writes } };
     const first = asks[0]!;
     const messages = [...new Set(asks.map((a) => a.decision.message))];
     const decision =
@@ -318,7 +332,7 @@ export class ExecutionHost {
         `${decision.message}, and it was not approved${ask ? "" : " (no approver is attached, so every ask is denied)"}.`,
       );
     }
-    return { approved: decision, env };
+    return { approved: decision, env, grant: { writes: true } };
   }
 
   private serialAsk(fn: () => boolean | Promise<boolean>): Promise<boolean> {
