@@ -4,22 +4,28 @@ import path from "node:path";
 import type { ToolContext } from "../../declare/types.js";
 import { homeDir, toolplaneHome } from "../../util/paths.js";
 import { askFilesToHide, SCAN_MAX_ENTRIES, ScanTooLarge } from "../sandbox/ask-files.js";
-import { credentialStores, hiddenCredentials } from "../sandbox/credentials.js";
+import { credentialStores, type HiddenPath, hiddenCredentials } from "../sandbox/credentials.js";
 import { expandPath, type MountPlan, SYSTEM_FOLDERS, sandboxPathOf } from "../sandbox/mounts.js";
 import { protectedBinds } from "../sandbox/protect.js";
 import type { sandboxFor } from "./sandbox-for.js";
 
 export class SandboxRefused extends Error {}
 
+/** Ask-first files one read-only sandbox covers: each is a mount, and bwrap's arguments must fit in one exec. */
+export const HIDDEN_MAX = 2000;
+
+const ASK_INSTEAD =
+  "ask the user to approve it (an approved command sees the workspace as it is), or narrow the workspace";
+
 /**
  * The sandbox a call runs in, from the permission check's verdict (ctx.grant): a call that asked
  * nothing and needed only reads and known-safe commands runs read-only (nothing writable but its
- * private /tmp, no network, the ask-first files of the workspace hidden); one a person approved,
- * or a rule let write or run a program, runs as tools.sandbox says. Without a verdict (a tool
- * run without a host) it is read-only: fail closed. Every sandbox shows only the system folders,
- * the roots, the toolchain folders and what the user named (credential stores below them hidden).
- * `gitWrites`: whether the line's writes into .git were allowed (then only its hooks and config
- * stay read-only); asked only for a workspace-write run.
+ * private /tmp, no network, the ask-first files of the roots hidden); one a person approved, or a
+ * rule let write or run a program, runs as tools.sandbox says and sees the ask-first files.
+ * Without a verdict (a tool run without a host) it is read-only: fail closed. Every sandbox shows
+ * only the system folders, the roots, the toolchain folders and what the user named (credential
+ * stores below them hidden). `gitWrites`: whether the line's writes into .git were allowed (then
+ * only its hooks and config stay read-only); asked only for a workspace-write run.
  */
 export async function sandboxPlan(o: {
   ctx: ToolContext;
@@ -63,18 +69,26 @@ export async function sandboxPlan(o: {
     const binds = protectedBinds({ protectedPaths: guarded, roots, gitWritesAllowed: await o.gitWrites() });
     created = binds.created;
     readOnly = binds.readOnly;
-  } else {
+  }
+  if (!granted) {
+    // what the read tool would ask for is not there for a command nobody was asked about
     const askFiles =
       ctx.paths?.askFiles ?? (ctx.config["permissions.askFiles"] as string[] | undefined) ?? [];
     const inSandbox = sandboxPathOf(roots.map((r, i) => ({ at: r, real: rootsReal[i]! })));
+    let files: HiddenPath[];
     try {
-      hidden.push(...(await askFilesToHide(roots, askFiles, inSandbox)));
+      files = await askFilesToHide(roots, askFiles, inSandbox);
     } catch (error) {
       if (!(error instanceof ScanTooLarge)) throw error;
       throw new SandboxRefused(
-        `the workspace holds ${error.message} entries outside .git and node_modules (the most the read-only sandbox checks is ${SCAN_MAX_ENTRIES.toLocaleString("en-US")}), so it cannot hide the files permissions.askFiles names, and the command did not run: ask the user to approve it (an approved command runs with the workspace as it is), or narrow the workspace`,
+        `the workspace holds ${error.message} entries outside .git and node_modules (the most the read-only sandbox checks is ${SCAN_MAX_ENTRIES.toLocaleString("en-US")}), so it cannot hide the files permissions.askFiles names, and the command did not run: ${ASK_INSTEAD}`,
       );
     }
+    if (files.length > HIDDEN_MAX)
+      throw new SandboxRefused(
+        `the workspace holds ${files.length.toLocaleString("en-US")} files that permissions.askFiles names (the read-only sandbox covers at most ${HIDDEN_MAX.toLocaleString("en-US")}, one mount each), and the command did not run: ${ASK_INSTEAD}`,
+      );
+    hidden.push(...files);
   }
   const plan: MountPlan = {
     mode,

@@ -38,6 +38,11 @@ const caches = new Map<string, Map<string, Listing>>();
 
 export class ScanTooLarge extends Error {}
 
+/** Forgets every folder scanned (a benchmark's cold scan; nothing else needs it). */
+export function forgetScans(): void {
+  caches.clear();
+}
+
 /**
  * The files below `roots` that permissions.askFiles names (by their name, or by the name of the
  * file a symlink points at, as the read tool checks both), as the sandbox must hide them: each at

@@ -17,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CODING_ACTION_DEFAULTS } from "../../../src/assemble/policy.js";
 import { CONFIG_KEYS } from "../../../src/config/index.js";
 import { defineTool } from "../../../src/declare/index.js";
+import { HIDDEN_MAX } from "../../../src/tools/bash/sandbox-plan.js";
 import { bashOutput, bashParameters } from "../../../src/tools/bash/schema.gen.js";
 import { BASH_DESCRIPTION, bashTool, renderBash, runBash } from "../../../src/tools/bash/tool.js";
 import { sandboxSupport } from "../../../src/tools/sandbox/bwrap.js";
@@ -192,6 +193,27 @@ describe(`the second wall: what needs no approval runs read-only, and no sandbox
       expect(textOf(r)).toContain(`${p.aws} READ ${SECRET.aws}`);
       expect(textOf(r)).not.toContain(SECRET.ssh);
       expect(textOf(r)).not.toContain(SECRET.homeFile);
+    },
+  );
+
+  it.skipIf(!support.available)(
+    "more ask-first files than one sandbox can cover: the command does not run, and says what to do",
+    async () => {
+      const ws = tempDir("tp-wall-many-");
+      const files: Record<string, string> = { "a.txt": "x" };
+      for (let i = 0; i <= HIDDEN_MAX; i++) files[`keys/k${i}.pem`] = "";
+      writeTree(ws, files);
+      const h = testHost([bashTool()], {
+        workspace: ws,
+        policy: { actionDefaults: CODING_ACTION_DEFAULTS },
+        config: { "tools.sandbox": "workspace-write" },
+      });
+      const r = await h.host.call({ tool: "bash", args: { command: "echo ran" } });
+      expect(r.error?.code).toBe("tool_error");
+      expect(r.error?.message).toMatch(
+        /2,001 files that permissions\.askFiles names .* ask the user to approve it/,
+      );
+      expect(textOf(r)).not.toMatch(/^ran$/m);
     },
   );
 
