@@ -88,7 +88,9 @@ export async function sandboxPlan(o: {
       throw new SandboxRefused(
         `the workspace holds ${files.length.toLocaleString("en-US")} files that permissions.askFiles names (the read-only sandbox covers at most ${HIDDEN_MAX.toLocaleString("en-US")}, one mount each), and the command did not run: ${ASK_INSTEAD}`,
       );
-    hidden.push(...files);
+    // a file that is both (~/.npmrc in a workspace that is the home folder) is covered once
+    const known = new Set(hidden.map((h) => h.path));
+    hidden.push(...files.filter((f) => !known.has(f.path)));
   }
   const plan: MountPlan = {
     mode,

@@ -197,6 +197,25 @@ describe(`the second wall: what needs no approval runs read-only, and no sandbox
   );
 
   it.skipIf(!support.available)(
+    "a workspace that is the home folder: its credential stores are there but covered, ~/.npmrc (an ask-first file too) once",
+    async () => {
+      writeTree(planted.home, { ".npmrc": SECRET.npmrc });
+      const h = testHost([bashTool()], {
+        workspace: planted.home,
+        policy: { actionDefaults: CODING_ACTION_DEFAULTS },
+        config: { "tools.sandbox": "workspace-write" },
+      });
+      const r = await h.host.call({ tool: "bash", args: { command: "ls -la; cat notes.txt" } });
+      const out = textOf(r);
+      expect(r.value).toMatchObject({ sandbox: "read-only", exitCode: 0 });
+      expect(out).toMatch(/^d-{9} .* \.ssh$/m);
+      expect(out).toMatch(/^d-{9} .* \.aws$/m);
+      expect(out).toMatch(/^-{10} .* \.npmrc$/m);
+      expect(out).toContain(SECRET.homeFile); // the workspace's own file: the read tool may read it
+    },
+  );
+
+  it.skipIf(!support.available)(
     "more ask-first files than one sandbox can cover: the command does not run, and says what to do",
     async () => {
       const ws = tempDir("tp-wall-many-");
