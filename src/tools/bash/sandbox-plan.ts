@@ -1,7 +1,8 @@
-import { existsSync, realpathSync } from "node:fs";
+import { existsSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { ToolContext } from "../../declare/types.js";
+import { realpathOfLongestPrefix } from "../../permissions/paths.js";
 import { homeDir, toolplaneHome } from "../../util/paths.js";
 import { askFilesToHide, SCAN_MAX_ENTRIES, ScanTooLarge } from "../sandbox/ask-files.js";
 import { credentialStores, type HiddenPath, hiddenCredentials } from "../sandbox/credentials.js";
@@ -32,10 +33,9 @@ export async function sandboxPlan(o: {
   cwd: string;
   sandbox: ReturnType<typeof sandboxFor>;
   gitWrites: () => Promise<boolean>;
-  env?: NodeJS.ProcessEnv;
 }): Promise<{ plan: MountPlan; created: string[] }> {
   const { ctx, sandbox } = o;
-  const env = o.env ?? process.env;
+  const env = process.env;
   const granted = ctx.grant?.writes === true;
   const mode: MountPlan["mode"] =
     sandbox.mode === "workspace-write" && granted ? "workspace-write" : "read-only";
@@ -46,7 +46,7 @@ export async function sandboxPlan(o: {
     ...((ctx.config["tools.sandboxToolchains"] as string[] | undefined) ?? []),
     ...((ctx.config["tools.sandboxReadable"] as string[] | undefined) ?? []),
   ];
-  const rootsReal = roots.map(realOr);
+  const rootsReal = roots.map(realpathOfLongestPrefix);
   const readable = [
     ...new Set([
       ...named.flatMap((p) => expandPath(p, home, env)).filter((p) => existsSync(p)),
@@ -74,7 +74,8 @@ export async function sandboxPlan(o: {
     // what the read tool would ask for is not there for a command nobody was asked about
     const askFiles =
       ctx.paths?.askFiles ?? (ctx.config["permissions.askFiles"] as string[] | undefined) ?? [];
-    const inSandbox = sandboxPathOf(roots.map((r, i) => ({ at: r, real: rootsReal[i]! })));
+    // a symlink in the workspace may point into any shown folder (/opt, a toolchain's): covered there
+    const inSandbox = sandboxPathOf(shown.map((at) => ({ at, real: realpathOfLongestPrefix(at) })));
     let files: HiddenPath[];
     try {
       files = await askFilesToHide(roots, askFiles, inSandbox);
@@ -112,13 +113,5 @@ function accountHome(home: string): string[] {
     return own && own !== home ? [own] : [];
   } catch {
     return [];
-  }
-}
-
-function realOr(p: string): string {
-  try {
-    return realpathSync.native(p);
-  } catch {
-    return p;
   }
 }

@@ -164,7 +164,7 @@ export function renderBash(value: BashValue): RenderedOutput {
   // a failed command under the sandbox may have met the protected paths: say why they are read-only
   if (value.exitCode !== 0 && value.readOnly && value.sandbox === "read-only")
     lines.push(
-      "[the command ran in a read-only sandbox, as one that needed no approval does: only its own /tmp can be written; a command runs with the workspace writable when a rule allows it or the user approves it]",
+      "[the command ran in a read-only sandbox (it needed no approval, or tools.sandbox is read-only): only its own /tmp can be written; a command runs with the workspace writable when a rule allows it or the user approves it]",
     );
   else if (value.exitCode !== 0 && value.readOnly && value.readOnly.length > 0)
     lines.push(

@@ -30,7 +30,7 @@ interface Listing {
 
 /** A folder's mtime moves on every name added, removed or renamed in it, in the kernel's clock ticks. */
 const RACY_MS = 2000;
-/** Folders remembered per askFiles list; past it the memory starts over (the next scan reads all). */
+/** Folders remembered per askFiles list; past it no more are kept, and the next scan starts over. */
 const CACHE_MAX_FOLDERS = 200_000;
 const CONCURRENCY = 16;
 
@@ -201,7 +201,8 @@ async function listingOf(
     } else if (matches(e.name.normalize("NFC"))) listing.matched.push(e.name);
     else if (e.isSymbolicLink()) listing.links.push(e.name);
   }
-  cache.set(dir, listing);
+  // past the bound a folder is read every time, not kept: memory stays bounded on any tree
+  if (cache.size < CACHE_MAX_FOLDERS) cache.set(dir, listing);
   return listing;
 }
 

@@ -76,13 +76,13 @@ function probe(binary: string): SandboxSupport {
   return { available: true, binary };
 }
 
+/** Isolation every sandboxed command gets: its own namespaces, no capabilities, dies with its parent. */
+const ISOLATION = ["--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL"];
+
 /** The probe's run: does bwrap make its namespaces here (the whole root, read-only, is enough). */
 function probeArgs(): string[] {
   return ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", ...ISOLATION];
 }
-
-/** Isolation every sandboxed command gets: its own namespaces, no capabilities, dies with its parent. */
-const ISOLATION = ["--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL"];
 
 export type SandboxPlan = MountPlan;
 

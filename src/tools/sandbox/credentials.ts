@@ -1,5 +1,6 @@
-import { lstatSync, readdirSync, realpathSync } from "node:fs";
+import { lstatSync, readdirSync } from "node:fs";
 import path from "node:path";
+import { realpathOfLongestPrefix } from "../../permissions/paths.js";
 
 /**
  * Where credentials live, as paths below the home folder: keys, cloud and cluster logins,
@@ -120,7 +121,7 @@ export function credentialStores(homes: readonly string[], toolplaneHome: string
   const out = new Set<string>();
   for (const home of homes) {
     if (home === "" || home === "/" || !path.isAbsolute(home)) continue;
-    for (const h of new Set([home, realOr(home)]))
+    for (const h of new Set([home, realpathOfLongestPrefix(home)]))
       for (const rel of HOME_CREDENTIALS) out.add(path.join(h, rel));
   }
   for (const p of SYSTEM_CREDENTIALS) out.add(p);
@@ -138,11 +139,11 @@ export function credentialStores(homes: readonly string[], toolplaneHome: string
  */
 export function hiddenCredentials(stores: readonly string[], shown: readonly string[]): HiddenPath[] {
   const out = new Map<string, HiddenPath>();
-  const shownReal = shown.map((s) => ({ at: s, real: realOr(s) }));
+  const shownReal = shown.map((s) => ({ at: s, real: realpathOfLongestPrefix(s) }));
   for (const pattern of stores) {
     if (!shownReal.some((s) => couldHold(s.at, pattern) || couldHold(s.real, pattern))) continue;
     for (const store of expand(pattern)) {
-      const real = realOr(store);
+      const real = realpathOfLongestPrefix(store);
       let dir: boolean;
       try {
         dir = lstatSync(real).isDirectory();
@@ -199,14 +200,6 @@ function expand(pattern: string): string[] {
 
 function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
-
-function realOr(p: string): string {
-  try {
-    return realpathSync.native(p);
-  } catch {
-    return p;
-  }
 }
 
 /** `p` is `dir` or below it. */

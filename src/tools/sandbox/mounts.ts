@@ -92,8 +92,14 @@ export function mountArgs(plan: MountPlan): string[] {
     const resolv = resolverFile();
     if (resolv !== undefined) ops.push({ at: resolv, rank: 2, args: ["--ro-bind-try", resolv, resolv] });
   }
-  if (plan.home !== undefined && path.isAbsolute(plan.home) && plan.home !== "/")
-    ops.push({ at: plan.home, rank: 0, args: ["--dir", plan.home] });
+  // made only where nothing shown holds it (inside a read-only mount it could not be made)
+  const home = plan.home;
+  if (
+    home !== undefined &&
+    path.isAbsolute(home) &&
+    ![...SYSTEM_FOLDERS, ...plan.readable, ...plan.roots].some((s) => within(home, s))
+  )
+    ops.push({ at: home, rank: 0, args: ["--dir", home] });
   for (const p of plan.readable) ops.push({ at: p, rank: 2, args: ["--ro-bind-try", p, p] });
   const writable = plan.mode === "workspace-write";
   plan.roots.forEach((r, i) => {

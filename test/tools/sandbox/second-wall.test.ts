@@ -87,6 +87,9 @@ describe(`the second wall: what needs no approval runs read-only, and no sandbox
       "certs/server.pem": SECRET.dotenv,
     });
     symlinkSync(".env", path.join(ws, "link-to-env"));
+    // an ask-first file in a folder every sandbox shows (a toolchain's), reached from the workspace
+    writeTree(planted.home, { ".nvm/stash.env": SECRET.dotenv });
+    symlinkSync(path.join(planted.home, ".nvm/stash.env"), path.join(ws, "tool.env"));
     linkSync(path.join(ws, ".env"), path.join(ws, "hard-copy.txt"));
     // settled folders (changed an hour ago): a scan trusts their mtime, as on a real workspace
     const hourAgo = new Date(Date.now() - 3_600_000);
@@ -106,7 +109,7 @@ describe(`the second wall: what needs no approval runs read-only, and no sandbox
       const inner = `/tmp/tp-wall-inner-${process.pid}`;
       const p = planted.paths;
       const script = [
-        "cat .env sub/deep/.env link-to-env hard-copy.txt certs/server.pem",
+        "cat .env sub/deep/.env link-to-env hard-copy.txt certs/server.pem tool.env",
         'echo pwned > a.txt; echo "ws=$?"',
         'mkdir made; echo "mkdir=$?"',
         `echo pwned > "$HOME/planted"; echo "home=$?"`,
@@ -122,7 +125,14 @@ describe(`the second wall: what needs no approval runs read-only, and no sandbox
       expect(r.value).toMatchObject({ sandbox: "read-only" });
       for (const secret of Object.values(SECRET)) expect(out).not.toContain(secret);
       // every ask-first file is there, empty and unreadable: nested, through a symlink, a hard link
-      for (const f of [".env", "sub/deep/.env", "link-to-env", "hard-copy.txt", "certs/server.pem"])
+      for (const f of [
+        ".env",
+        "sub/deep/.env",
+        "link-to-env",
+        "hard-copy.txt",
+        "certs/server.pem",
+        "tool.env",
+      ])
         expect(out).toContain(`cat: ${f}: Permission denied`);
       expect(out).toMatch(/a\.txt: Read-only file system\nws=1/);
       expect(out).toMatch(/mkdir=1/);
