@@ -6,6 +6,7 @@ import { realpathOfLongestPrefix } from "../../permissions/paths.js";
 import { homeDir, toolplaneHome } from "../../util/paths.js";
 import { askFilesToHide, SCAN_MAX_ENTRIES, ScanTooLarge } from "../sandbox/ask-files.js";
 import { credentialStores, type HiddenPath, hiddenCredentials } from "../sandbox/credentials.js";
+import { gitDirsOutside } from "../sandbox/git-dirs.js";
 import { expandPath, type MountPlan, SYSTEM_FOLDERS, sandboxPathOf } from "../sandbox/mounts.js";
 import { protectedBinds } from "../sandbox/protect.js";
 import type { sandboxFor } from "./sandbox-for.js";
@@ -52,6 +53,8 @@ export async function sandboxPlan(o: {
       ...named.flatMap((p) => expandPath(p, home, env)).filter((p) => existsSync(p)),
       // this session's spill folder (the read tool may read it; a model greps a spilled output)
       ...(ctx.paths?.roots ?? []).filter((r) => !rootsReal.includes(r)),
+      // a worktree's repository, outside it
+      ...roots.flatMap(gitDirsOutside).filter((p) => existsSync(p)),
     ]),
   ];
   const shown = [...SYSTEM_FOLDERS.filter((d) => existsSync(d)), ...readable, ...roots];

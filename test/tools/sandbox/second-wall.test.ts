@@ -2,6 +2,7 @@
 // runs read-only and sees only what the read tool may read, so a classifier that is wrong about a
 // line gives it nothing to write and no secret to read; an approved one writes the workspace and
 // finds its toolchain, and still no credential store. Planted secrets, real bubblewrap.
+import { spawnSync } from "node:child_process";
 import {
   existsSync,
   linkSync,
@@ -224,6 +225,27 @@ describe(`the second wall: what needs no approval runs read-only, and no sandbox
       expect(out).toContain(SECRET.homeFile); // the workspace's own file: the read tool may read it
     },
   );
+
+  it.skipIf(!support.available)("git works in a worktree whose repository lies outside it", async () => {
+    const main = tempDir("tp-wall-main-");
+    const git = (cwd: string, ...a: string[]) =>
+      spawnSync("git", ["-C", cwd, "-c", "user.name=t", "-c", "user.email=t@e", ...a], { encoding: "utf8" });
+    git(main, "init", "-q");
+    writeTree(main, { "a.txt": "x\n" });
+    git(main, "add", "a.txt");
+    git(main, "commit", "-qm", "in-the-main-repository");
+    const tree = path.join(tempDir("tp-wall-tree-"), "wt");
+    git(main, "worktree", "add", "-q", tree);
+    const h = testHost([bashTool()], {
+      workspace: tree,
+      policy: { actionDefaults: CODING_ACTION_DEFAULTS },
+      config: { "tools.sandbox": "workspace-write" },
+      ask: () => true, // git in a worktree asks (its .git is a file the classifier does not read)
+    });
+    const r = await h.host.call({ tool: "bash", args: { command: "git log --oneline; git status --short" } });
+    expect(textOf(r)).toMatch(/[0-9a-f]{7,} in-the-main-repository/);
+    expect(r.value).toMatchObject({ exitCode: 0 });
+  });
 
   it.skipIf(!support.available)(
     "more ask-first files than one sandbox can cover: the command does not run, and says what to do",
