@@ -19,6 +19,8 @@ const OTHER: Record<string, unknown> = {
   "tools.timeouts": { read: 5000, greedy: 10 },
   "tools.sandbox": "read-only",
   "tools.shellEnv": ["MY_VAR", "PROJECT_*"],
+  "tools.sandboxToolchains": ["~/.cargo/bin"],
+  "tools.sandboxReadable": ["~/.aws", "$VIRTUAL_ENV/lib"],
 };
 
 /** Another valid value for a run-time key: a flag flipped, a number moved, or OTHER's. */
