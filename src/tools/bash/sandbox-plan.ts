@@ -5,7 +5,13 @@ import type { ToolContext } from "../../declare/types.js";
 import { realpathOfLongestPrefix } from "../../permissions/paths.js";
 import { homeDir, toolplaneHome } from "../../util/paths.js";
 import { askFilesToHide, SCAN_MAX_ENTRIES, ScanTooLarge } from "../sandbox/ask-files.js";
-import { credentialStores, type HiddenPath, hiddenCredentials } from "../sandbox/credentials.js";
+import {
+  credentialStores,
+  type HiddenPath,
+  hiddenCredentials,
+  strictlyBelow,
+  within,
+} from "../sandbox/credentials.js";
 import { gitDirsOutside } from "../sandbox/git-dirs.js";
 import { expandPath, type MountPlan, SYSTEM_FOLDERS, sandboxPathOf } from "../sandbox/mounts.js";
 import { protectedBinds } from "../sandbox/protect.js";
@@ -60,6 +66,13 @@ export async function sandboxPlan(o: {
   const shown = [...SYSTEM_FOLDERS.filter((d) => existsSync(d)), ...readable, ...roots];
   const homes = [home, ...accountHome(home)];
   const hidden = hiddenCredentials(credentialStores(homes, toolplaneHome(env)), shown);
+  // a path inside a root is shown by the root, writable with it ($VIRTUAL_ENV in the workspace);
+  // bound again only where it lies in a covered store, which the user named it to show
+  const insideRoot = (p: string) =>
+    roots.some((r) => within(p, r)) || rootsReal.some((r) => within(realpathOfLongestPrefix(p), r));
+  const mounted = readable.filter(
+    (p) => !insideRoot(p) || hidden.some((h) => h.dir && strictlyBelow(p, h.path)),
+  );
   let created: string[] = [];
   let readOnly: string[] = [];
   if (mode === "workspace-write") {
@@ -100,7 +113,7 @@ export async function sandboxPlan(o: {
     mode,
     network: sandbox.network && granted,
     roots,
-    readable,
+    readable: mounted,
     readOnly,
     hidden,
     home,

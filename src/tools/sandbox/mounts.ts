@@ -33,7 +33,7 @@ export const EMPTY_FD = 4;
 
 export interface MountPlan {
   mode: "read-only" | "workspace-write";
-  /** Set only for a workspace-write run that tools.sandboxNetwork lets out. */
+  /** Set only for an approved run (or one a rule let write) that tools.sandboxNetwork lets out. */
   network: boolean;
   /** The workspace and added directories: writable in workspace-write, read-only otherwise. */
   roots: readonly string[];

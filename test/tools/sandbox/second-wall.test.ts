@@ -174,8 +174,15 @@ describe(`the second wall: what needs no approval runs read-only, and no sandbox
         ask: () => true,
       });
       const p = planted.paths;
-      const command = `${nodeReads([p.ssh, p.aws, p.homeFile, p.outside, p.npmrc, ".env"])}; ${p.probe}; node -e "require('fs').writeFileSync('made.txt', 'x')"`;
-      const r = await h.host.call({ tool: "bash", args: { command } });
+      // a toolchain folder inside the workspace (a virtualenv) stays as writable as the workspace
+      mkdirSync(path.join(ws, ".venv"));
+      const savedVenv = process.env.VIRTUAL_ENV;
+      process.env.VIRTUAL_ENV = path.join(ws, ".venv");
+      const command = `${nodeReads([p.ssh, p.aws, p.homeFile, p.outside, p.npmrc, ".env"])}; ${p.probe}; node -e "require('fs').writeFileSync('made.txt', 'x'); require('fs').writeFileSync('.venv/pip.txt', 'x')"`;
+      const r = await h.host.call({ tool: "bash", args: { command } }).finally(() => {
+        if (savedVenv === undefined) delete process.env.VIRTUAL_ENV;
+        else process.env.VIRTUAL_ENV = savedVenv;
+      });
       const out = textOf(r);
       expect(r.value).toMatchObject({ sandbox: "workspace-write", exitCode: 0 });
       for (const secret of [SECRET.ssh, SECRET.aws, SECRET.homeFile, SECRET.outside, SECRET.npmrc])
@@ -188,6 +195,7 @@ describe(`the second wall: what needs no approval runs read-only, and no sandbox
       expect(out).toContain(`.env READ ${SECRET.dotenv}`);
       expect(out).toContain("toolchain-ran");
       expect(readFileSync(path.join(ws, "made.txt"), "utf8")).toBe("x");
+      expect(readFileSync(path.join(ws, ".venv/pip.txt"), "utf8")).toBe("x");
     },
   );
 
