@@ -27,6 +27,7 @@ import {
   runWithTimeout,
   stoppedForOutput,
 } from "./failure.js";
+import { grantOf } from "./grant.js";
 import type { AskRequest, HostOptions, HostTool, HostToolSet, RunOptions } from "./host-types.js";
 import { limitsFrom, limitText, type ResultLimits } from "./limits.js";
 import { pathAccess } from "./path-access.js";
@@ -314,10 +315,7 @@ export class ExecutionHost {
       );
     }
     const asks = decided.filter((d) => d.decision.effect === "ask");
-    // read-only when no need could write or run a program (each a read, or known safe) and none
-    // asked: a person's yes, or a rule's allow for such a need, is what lets a call write
-    const writes = requests.some((r) => r.knownSafe === undefined && r.action !== "read");
-    if (asks.length === 0) return { env, grant: { writes } };
+    if (asks.length === 0) return { env, grant: grantOf(requests, false) };
     const first = asks[0]!;
     const messages = [...new Set(asks.map((a) => a.decision.message))];
     const decision =
@@ -332,7 +330,7 @@ export class ExecutionHost {
         `${decision.message}, and it was not approved${ask ? "" : " (no approver is attached, so every ask is denied)"}.`,
       );
     }
-    return { approved: decision, env, grant: { writes: true } };
+    return { approved: decision, env, grant: grantOf(requests, true) };
   }
 
   private serialAsk(fn: () => boolean | Promise<boolean>): Promise<boolean> {
