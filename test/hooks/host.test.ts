@@ -125,7 +125,7 @@ describe("updatedInput replaces the arguments and goes through the whole check a
 
     // a built-in's input in Claude Code's names (file_path, absolute) maps back to the tool's own
     let seen: HookInput | undefined;
-    const wrote = await plane
+    const read = await plane
       .host({
         hooks: {
           PreToolUse: [
