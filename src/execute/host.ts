@@ -1,10 +1,4 @@
-import type {
-  AnyTool,
-  ModelContent,
-  RenderedOutput,
-  ToolContext,
-  ToolSession,
-} from "../declare/types.js";
+import type { AnyTool, ModelContent, RenderedOutput, ToolContext, ToolSession } from "../declare/types.js";
 import { formatIssues } from "../declare/validate.js";
 import { CallHooks } from "../hooks/index.js";
 import { type Decision, deniedOutright, type PermissionRequest } from "../permissions/evaluate.js";
