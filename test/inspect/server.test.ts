@@ -414,8 +414,10 @@ describe("live: changes reach the page over server-sent events", () => {
         (e) => e.event === "changed" && (e.data as { what: string[] }).what.includes("config"),
         since,
       );
-      const state = await get<StateView>("/api/state");
-      expect(state.configError).toMatch(/config\.json/);
+      // the watcher may deliver an earlier write's event after `since` on a loaded machine: poll the state
+      await expect
+        .poll(async () => (await get<StateView>("/api/state")).configError, { timeout: 10_000 })
+        .toMatch(/config\.json/);
       // the last good configuration stays in use
       expect((await get<ToolForm[]>("/api/tools")).some((t) => t.name === "read")).toBe(false);
 
@@ -425,7 +427,9 @@ describe("live: changes reach the page over server-sent events", () => {
         (e) => e.event === "changed" && (e.data as { what: string[] }).what.includes("config"),
         since,
       );
-      expect((await get<StateView>("/api/state")).configError).toBeUndefined();
+      await expect
+        .poll(async () => (await get<StateView>("/api/state")).configError, { timeout: 10_000 })
+        .toBeUndefined();
       expect((await get<ToolForm[]>("/api/tools")).some((t) => t.name === "read")).toBe(true);
     } finally {
       stream.close();
