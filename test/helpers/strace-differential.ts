@@ -2,9 +2,10 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import picomatch from "picomatch";
+import { analyseCommand } from "../../src/tools/bash/analyse.js";
 import { isModelled } from "../../src/tools/bash/commands/index.js";
 import { shellEnvironment } from "../../src/tools/bash/environment.js";
-import { analyseCommand, missingAncestors } from "../../src/tools/bash/needs.js";
+import { missingAncestors } from "../../src/tools/bash/needs.js";
 
 /**
  * The differential check of the bash classifier against real bash: a command line the classifier

@@ -25,6 +25,8 @@ export interface PathUse {
   contents?: boolean;
   /** The recursive read follows symlinks below it (grep -R, rg -L): one that leads outside the workspace asks. */
   follows?: boolean;
+  /** The recursive read opens the contents of files with no hidden name in their path (rg), and of hidden ones an ignore file's `!` lets in. */
+  visible?: boolean;
   /** The command (or redirection) that uses it. */
   via: string;
 }

@@ -1,70 +1,20 @@
-import { accessSync, constants, existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { accessSync, constants, existsSync, readFileSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { PermissionContext, PermissionNeed } from "../../declare/types.js";
-import { pathGlob } from "../../permissions/glob.js";
-import { isInside, realpathOfLongestPrefix } from "../../permissions/paths.js";
+import { isInside, realpathOfLongestPrefix, resolvePath } from "../../permissions/paths.js";
 import { within } from "../../permissions/protected.js";
+import { analyseCommand } from "./analyse.js";
 import type { PathUse, ShellAnalysis } from "./analysis.js";
+import { BraceUnknown } from "./braces.js";
+import { BudgetSpent, CHECK_BUDGET_MS, CheckBudget } from "./budget.js";
 import { shellCwd } from "./cwd.js";
 import { shellEnvironment } from "./environment.js";
-import { expandGlob, expandWords, GLOB_MAX_MATCHES } from "./expand.js";
-import { bashParser, type ParsedShell } from "./parser.js";
+import { expandWords, GLOB_MAX_MATCHES } from "./expand.js";
+import { GlobUnknown } from "./glob.js";
 import { sandboxFor } from "./sandbox-for.js";
-import { simpleShell } from "./simple.js";
-import { classifyShell } from "./subset.js";
-
-/** A nested script (`bash -c ...`) of a simple line is not simple: the parser must load. */
-class ParserNeeded extends Error {}
-
-/**
- * Parses and classifies a command line (the parser loads on first use). With `cwd`, a `cd` into a
- * folder that exists now is known to succeed; `exported` are the names the shell's environment has.
- * A simple line (simple.ts) is classified from the tree tree-sitter-bash would make, built
- * without loading it; anything else, a nested script included, goes to the parser.
- */
-export async function analyseCommand(
-  command: string,
-  home = os.homedir(),
-  where: { cwd?: string; exported?: ReadonlySet<string> } = {},
-): Promise<ShellAnalysis> {
-  const options = (parse: (s: string) => ParsedShell) => ({
-    home,
-    parse,
-    ...(where.cwd !== undefined ? { cwd: where.cwd, isDir: searchableDir, glob: expandGlob } : {}),
-    exported: where.exported ?? new Set(Object.keys(process.env)),
-  });
-  const simple = simpleShell(command);
-  if (simple !== undefined) {
-    try {
-      return classifyShell(
-        simple,
-        options((s) => {
-          const tree = simpleShell(s);
-          if (tree === undefined) throw new ParserNeeded();
-          return tree;
-        }),
-      );
-    } catch (error) {
-      if (!(error instanceof ParserNeeded)) throw error;
-    }
-  }
-  const parser = await bashParser();
-  return classifyShell(
-    parser.parse(command),
-    options((s) => parser.parse(s)),
-  );
-}
-
-function searchableDir(absolute: string): boolean {
-  try {
-    if (!statSync(absolute).isDirectory()) return false;
-    accessSync(absolute, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
+import { reachBelow } from "./scan.js";
+import { magicLinkOn } from "./shell-paths.js";
 
 /**
  * What a bash call needs: `command` for each simple command (its own pattern; one in the default
@@ -72,11 +22,30 @@ function searchableDir(absolute: string): boolean {
  * tool's checks), `write` for every target, and an ask for each construct outside the modelled
  * subset and for running without the sandbox that tools.sandbox asks for.
  */
-export async function bashNeeds(command: string, ctx: PermissionContext): Promise<PermissionNeed[]> {
+export async function bashNeeds(
+  command: string,
+  ctx: PermissionContext,
+  clock: { now?: () => number; budgetMs?: number } = {},
+): Promise<PermissionNeed[]> {
+  const budget = new CheckBudget(clock.budgetMs ?? CHECK_BUDGET_MS, clock.now);
+  try {
+    return await checkedNeeds(command, ctx, budget);
+  } catch (error) {
+    if (!(error instanceof BudgetSpent)) throw error;
+    // a check that has not finished has decided nothing: the whole line is one question
+    return [{ action: "command", patterns: [command], floor: { effect: "ask", reason: error.message } }];
+  }
+}
+
+async function checkedNeeds(
+  command: string,
+  ctx: PermissionContext,
+  budget: CheckBudget,
+): Promise<PermissionNeed[]> {
   const cwd = shellCwd(ctx);
   const extraEnv = (ctx.config["tools.shellEnv"] as string[] | undefined) ?? [];
-  const exported = new Set(Object.keys(shellEnvironment(process.env, extraEnv)));
-  const analysis = await analyseCommand(command, os.homedir(), { cwd, exported });
+  const env = shellEnvironment(process.env, extraEnv);
+  const analysis = await analyseCommand(command, os.homedir(), { cwd, env, budget });
   const sandbox = sandboxFor(ctx.config);
   // the constructs outside the subset first: the first ask is the one a person is shown
   const needs: PermissionNeed[] = analysis.asks.map((a) => ({
@@ -101,27 +70,38 @@ export async function bashNeeds(command: string, ctx: PermissionContext): Promis
       !(isGit(c.patterns[0]!) && gitRunsPrograms());
     needs.push({ action: "command", patterns: c.patterns, ...(readOnly ? { knownSafe: c.readOnly } : {}) });
   }
-  const skipTmp = (p: PathUse) => sandbox.active && (p.path === "/tmp" || p.path.startsWith("/tmp/"));
-  // the sandbox's /tmp is private: nothing written there outlives the command
+  const extra = (ctx.config["permissions.additionalDirectories"] as string[] | undefined) ?? [];
+  const roots = [ctx.workspace, ...extra.map((d) => path.resolve(ctx.workspace, d))];
+  // the sandbox's /tmp is private: nothing there is the machine's, nothing written there outlives it
+  const skipTmp = (p: PathUse) => sandbox.active && inPrivateTmp(path.resolve(cwd, p.path), cwd, roots);
+  for (const p of [...analysis.reads, ...analysis.writes]) {
+    const link = magicLinkOn(path.resolve(cwd, p.path));
+    if (link !== undefined)
+      needs.push({
+        action: "command",
+        patterns: [p.path],
+        floor: {
+          effect: "ask",
+          reason: `${p.via} reaches ${p.path} through ${link}, which leads into /proc or /dev/fd (the process's own, not known now)`,
+        },
+      });
+  }
   const writes = analysis.writes.filter((w) => !skipTmp(w));
   // a git command that changes the repository writes its .git, wherever in the tree it runs
   if (writes.some((w) => w.via === "git"))
     writes.push({ path: path.join(ctx.workspace, ".git"), subtree: true, glob: false, via: "git" });
-  pathNeeds("write", writes, cwd, needs);
+  pathNeeds("write", writes, cwd, needs, budget);
   pathNeeds(
     "read",
     analysis.reads.filter((r) => !skipTmp(r)),
     cwd,
     needs,
+    budget,
   );
   const askFiles = (ctx.config["permissions.askFiles"] as string[] | undefined) ?? [];
   for (const r of analysis.reads) {
-    if (!r.subtree || r.glob || !(r.contents || r.follows)) continue;
-    const found = sensitiveBelow(
-      path.resolve(cwd, r.path),
-      askFiles,
-      r.follows === true ? ctx.workspace : undefined,
-    );
+    if (!r.subtree || r.glob || !(r.contents || r.follows || r.visible)) continue;
+    const found = reachBelow(path.resolve(cwd, r.path), r, askFiles, ctx.workspace, budget);
     if (found !== undefined) {
       needs.push({
         action: "read",
@@ -138,46 +118,6 @@ export async function bashNeeds(command: string, ctx: PermissionContext): Promis
     });
   }
   return needs;
-}
-
-/** Entries a recursive read is checked through for askFiles; past it the read asks (it cannot be checked). */
-const SCAN_MAX_ENTRIES = 50_000;
-
-/**
- * The first file below `dir` whose name is in permissions.askFiles (`.env`): the read tool asks
- * for it, so a command that reads the whole folder asks too. .git and node_modules are not
- * entered (docs/tools.md says so).
- */
-function sensitiveBelow(dir: string, askFiles: readonly string[], followsFrom?: string): string | undefined {
-  if (askFiles.length === 0 && followsFrom === undefined) return undefined;
-  const workspace = followsFrom === undefined ? undefined : realpathOfLongestPrefix(followsFrom);
-  const matchers = askFiles.map((g) => pathGlob(g, true));
-  const queue = [dir];
-  let seen = 0;
-  for (let next = 0; next < queue.length; next++) {
-    const at = queue[next]!;
-    let entries: import("node:fs").Dirent[];
-    try {
-      entries = readdirSync(at, { withFileTypes: true });
-    } catch {
-      continue;
-    }
-    for (const e of entries) {
-      if (++seen > SCAN_MAX_ENTRIES)
-        return `more than ${SCAN_MAX_ENTRIES} entries to check for permissions.askFiles`;
-      const name = e.name.normalize("NFC");
-      if (matchers.some((m) => m(name))) return path.relative(dir, path.join(at, e.name)) || e.name;
-      // a command that follows symlinks reads what they point at: outside the workspace it asks
-      if (workspace !== undefined && e.isSymbolicLink()) {
-        const target = realpathOfLongestPrefix(path.join(at, e.name));
-        if (!isInside(target, workspace))
-          return `${path.relative(dir, path.join(at, e.name))}, a symlink to ${target} (outside the workspace)`;
-      }
-      if (e.isDirectory() && e.name !== ".git" && e.name !== "node_modules")
-        queue.push(path.join(at, e.name));
-    }
-  }
-  return undefined;
 }
 
 /**
@@ -234,7 +174,13 @@ function repositoryRunsPrograms(dir: string): boolean {
 
 /** Whether the line writes into `dir` (or a folder above it, whole): its writes there were approved if it runs. */
 export async function writesInto(command: string, cwd: string, dir: string): Promise<boolean> {
-  const analysis = await analyseCommand(command, os.homedir(), { cwd });
+  let analysis: ShellAnalysis;
+  try {
+    analysis = await analyseCommand(command, os.homedir(), { cwd, budget: new CheckBudget(CHECK_BUDGET_MS) });
+  } catch (error) {
+    if (error instanceof BudgetSpent) return false; // unknown: the protected paths stay read-only
+    throw error;
+  }
   return analysis.writes.some((w) => {
     const abs = path.resolve(cwd, w.path);
     return within(abs, dir) || (w.subtree && within(dir, abs)) || w.via === "git";
@@ -242,7 +188,13 @@ export async function writesInto(command: string, cwd: string, dir: string): Pro
 }
 
 /** The paths of one action as one need; globs expanded now (one that names a `-file` asks: bash would pass it as an option). */
-function pathNeeds(action: "read" | "write", uses: PathUse[], cwd: string, needs: PermissionNeed[]): void {
+function pathNeeds(
+  action: "read" | "write",
+  uses: PathUse[],
+  cwd: string,
+  needs: PermissionNeed[],
+  budget: CheckBudget,
+): void {
   const paths: Array<{ path: string; subtree?: boolean }> = [];
   for (const u of uses) {
     if (!u.glob) {
@@ -250,7 +202,18 @@ function pathNeeds(action: "read" | "write", uses: PathUse[], cwd: string, needs
       if (u.ancestors) for (const a of missingAncestors(u.path, cwd)) paths.push({ path: a });
       continue;
     }
-    const matches = expandWords(u.path, cwd);
+    let matches: string[] | undefined;
+    try {
+      matches = expandWords(u.path, cwd, budget);
+    } catch (error) {
+      if (!(error instanceof GlobUnknown || error instanceof BraceUnknown)) throw error;
+      needs.push({
+        action,
+        patterns: [u.path],
+        floor: { effect: "ask", reason: `${u.via}: ${error.message}` },
+      });
+      continue;
+    }
     const dash = matches?.find((m) => path.posix.basename(m).startsWith("-"));
     if (matches === undefined || dash !== undefined) {
       needs.push({
@@ -290,4 +253,20 @@ function runsFromSystem(pattern: string, cwd: string, workspace: string): boolea
     return !isInside(realpathOfLongestPrefix(candidate), realpathOfLongestPrefix(workspace));
   }
   return true; // not found: it runs nothing
+}
+
+/**
+ * Whether a path the line names lies in the sandbox's private /tmp: lexically and as the kernel
+ * resolves it (a `/tmp/../etc/x` is /etc/x; a `../x` from a folder under /tmp may be anywhere),
+ * and not in a folder the sandbox binds back there (a workspace under /tmp is the real one).
+ */
+function inPrivateTmp(lexical: string, cwd: string, roots: readonly string[]): boolean {
+  const under = (p: string) => p === "/tmp" || p.startsWith("/tmp/");
+  const normal = path.posix.normalize(lexical);
+  const real = resolvePath(lexical, cwd, cwd).real;
+  if (!under(normal) || !under(real)) return false;
+  return !roots.some((r) => {
+    const root = realpathOfLongestPrefix(path.resolve(r));
+    return [normal, real].some((p) => within(p, root) || within(root, p) || within(p, r) || within(r, p));
+  });
 }

@@ -13,7 +13,13 @@ export interface Site {
   /** Reads a file or folder (the read tool's checks apply to it): a word, or a path the handler made. */
   read(
     target: Word | string,
-    opts?: { subtree?: boolean; base?: string | undefined; contents?: boolean; follows?: boolean },
+    opts?: {
+      subtree?: boolean;
+      base?: string | undefined;
+      contents?: boolean;
+      follows?: boolean;
+      visible?: boolean;
+    },
   ): void;
   /** The command does something the classifier does not model: the call must ask, naming it. */
   ask(reason: string): void;

@@ -1,0 +1,202 @@
+import { spawnSync } from "node:child_process";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  realpathSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { sandboxSupport } from "../../src/tools/sandbox/bwrap.js";
+import { runCli } from "../helpers/cli.js";
+import { tempProject } from "../helpers/tmp.js";
+
+// Issue 41's attack classes against the classifier alone: `toolplane call bash` with no rule, no
+// --yes, and the sandbox off (as where bubblewrap is missing). Each test plants what the line
+// would reach (a secret outside the workspace, an ask-first file inside it, a program on PATH or
+// in the repository's configuration) and requires the call to stop before anything runs: the
+// secret is not printed, the program does not run. The two `/tmp` holes lived only under the
+// sandbox (the check skipped /tmp paths there), so those run with it on too where bubblewrap is.
+
+const SANDBOX = sandboxSupport().available;
+const DASH = realpathSync("/bin/sh").endsWith("dash");
+/** ripgrep as the package ships it (the system may have none): put on PATH for the rg lines. */
+const RG_DIR = path.dirname(
+  createRequire(import.meta.url)("@vscode/ripgrep").rgPath.replace("app.asar", "app.asar.unpacked"),
+);
+
+interface Planted {
+  root: string;
+  repo: string;
+  env: NodeJS.ProcessEnv;
+  /** A file outside the workspace, holding SECRET. */
+  outside: string;
+  /** Made by a planted program when it runs. */
+  marker: string;
+  bin: string;
+}
+
+const SECRET = "SECRET-41-c1a55";
+
+/** A workspace with `.env` (an ask-first file), a secret beside it outside, and a folder on PATH for programs. */
+function plant(files: Record<string, string> = {}): Planted {
+  const { root, repo, env } = tempProject({ ".env": `TOKEN=${SECRET}\n`, "file.txt": "alpha\n", ...files });
+  const outside = path.join(root, "outside", "secret.txt");
+  mkdirSync(path.dirname(outside), { recursive: true });
+  writeFileSync(outside, `${SECRET}\n`);
+  const bin = path.join(root, "bin");
+  mkdirSync(bin);
+  const marker = path.join(root, "ran");
+  return { root, repo, outside, marker, bin, env: { ...env, PATH: `${bin}:${RG_DIR}:${env.PATH}` } };
+}
+
+/** A program on PATH (outside the workspace, as a system one would be) that leaves the marker. */
+function program(p: Planted, name: string): void {
+  writeFileSync(path.join(p.bin, name), `#!/bin/sh\ntouch ${p.marker}\ncat\n`, { mode: 0o755 });
+}
+
+function git(cwd: string, ...args: string[]): void {
+  const r = spawnSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], {
+    cwd,
+    encoding: "utf8",
+  });
+  if (r.status !== 0) throw new Error(`git ${args.join(" ")}: ${r.stderr}`);
+}
+
+function commitAll(repo: string): void {
+  git(repo, "init", "-q");
+  git(repo, "add", "-A");
+  git(repo, "commit", "-qm", "one");
+}
+
+function call(
+  p: Planted,
+  command: string,
+  opts: { sandbox?: string; env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number } = {},
+) {
+  return runCli(
+    [
+      "call",
+      "bash",
+      "--cwd",
+      opts.cwd ?? p.repo,
+      "--json",
+      "--args",
+      JSON.stringify({ command }),
+      "--set",
+      `tools.sandbox=${opts.sandbox ?? "off"}`,
+    ],
+    { env: { ...p.env, ...opts.env }, cwd: opts.cwd ?? p.repo, timeoutMs: opts.timeoutMs ?? 60_000 },
+  );
+}
+
+/** The call stopped (an ask with nobody to approve it): nothing printed the secret, nothing ran. */
+function expectStopped(p: Planted, r: ReturnType<typeof call>, secret = SECRET): void {
+  expect(r.stdout).not.toContain(secret);
+  expect(existsSync(p.marker), "the planted program ran").toBe(false);
+  expect(r.code, r.stdout + r.stderr).toBe(1);
+  expect(JSON.parse(r.stdout).error?.code).toBe("permission_denied");
+}
+
+const MODES = SANDBOX ? ["off", "workspace-write"] : ["off"];
+
+describe("paths: one model of bash's directory, `..` and symlinks", () => {
+  // the sandbox's /tmp is private, so the check skipped /tmp paths: before `..` was resolved
+  it.each(MODES)("`cat /tmp/../PATH` is the file outside (sandbox %s)", (mode) => {
+    const p = plant();
+    const release = /^PRETTY_NAME=.*$/m.exec(readFileSync("/etc/os-release", "utf8"))![0];
+    expectStopped(p, call(p, "cat /tmp/../etc/os-release", { sandbox: mode }), release);
+  });
+
+  it.each(MODES)("a workspace under /tmp is checked like any other (sandbox %s)", (mode) => {
+    const p = plant();
+    expectStopped(p, call(p, `cat ${p.repo}/.env`, { sandbox: mode }));
+  });
+
+  it("/proc/self/cwd is the shell's directory, not toolplane's", () => {
+    const p = plant();
+    expectStopped(p, call(p, "cd .. && cat /proc/self/cwd/outside/secret.txt", { cwd: p.repo }));
+  });
+
+  it("`cd` through a symlink is logical, as bash does it (`cd link/../..`)", () => {
+    const p = plant();
+    mkdirSync(path.join(p.repo, "a", "b", "c"), { recursive: true });
+    symlinkSync("a/b/c", path.join(p.repo, "l"));
+    // bash: repo/l/../.. is repo/.. (the project's root); the kernel: repo/a/b/c/../.. is repo/a
+    expectStopped(p, call(p, "cd l/../.. && cat outside/secret.txt"));
+  });
+});
+
+describe("globs and braces: bash's own expansion", () => {
+  it("a letter range `.en{v..v}` is .env", () => {
+    const p = plant();
+    expectStopped(p, call(p, "cat .en{v..v}"));
+  });
+
+  it("`[!x]` is a negated bracket: `.en[!x]` is .env", () => {
+    const p = plant();
+    expectStopped(p, call(p, "cat .en[!x]"));
+  });
+
+  it("a crafted file name does not make the check backtrack for minutes", { timeout: 120_000 }, () => {
+    const p = plant({ [`${"a".repeat(60)}`]: "x\n" });
+    // a backtracking matcher took 7.8 s for six `*a` here, 195 s for eight (2026-12-05, loaded)
+    const r = call(p, `ls ${"*a".repeat(9)}*b`, { timeoutMs: 50_000 });
+    expect(r.code, "the check did not end").not.toBeNull();
+  });
+});
+
+describe("another shell, another locale", () => {
+  // the attack needs a shell that reads braces as text: Debian's sh is dash
+  it.skipIf(!DASH)("`sh -c` is read as dash reads it: no brace expansion", () => {
+    const p = plant();
+    symlinkSync(p.outside, path.join(p.repo, "{a,b}"));
+    expectStopped(p, call(p, "sh -c 'cat {a,b}'"));
+  });
+
+  it("`$'\\u00e9'` is not decoded as UTF-8 when the shell's locale is C", () => {
+    const p = plant();
+    // bash in the C locale writes the escape out as text
+    symlinkSync(p.outside, path.join(p.repo, "\\u00E9"));
+    expectStopped(p, call(p, "cat $'\\u00e9'", { env: { LANG: "C", LC_ALL: "" } }));
+  });
+});
+
+describe("options: each program's own parser", () => {
+  it("`rg -iz` is `rg -i -z`: it runs a decompressor", () => {
+    const p = plant();
+    program(p, "gzip");
+    writeFileSync(path.join(p.repo, "a.gz"), "x");
+    expectStopped(p, call(p, "rg -iz alpha"));
+  });
+
+  it("`rg -g .env` searches the ask-first file", () => {
+    const p = plant();
+    expectStopped(p, call(p, "rg -g .env TOKEN"));
+  });
+
+  it("`diff -r` follows a symlink out of the workspace", () => {
+    const p = plant({ "b/s": "other\n" });
+    mkdirSync(path.join(p.repo, "a"));
+    symlinkSync(p.outside, path.join(p.repo, "a", "s"));
+    expectStopped(p, call(p, "diff -r a b"));
+  });
+
+  it("`ls -RL` follows a symlink out of the workspace", () => {
+    const p = plant();
+    mkdirSync(path.join(p.repo, "src"));
+    symlinkSync(path.dirname(p.outside), path.join(p.repo, "src", "link"));
+    expectStopped(p, call(p, "ls -RL src"), "secret.txt");
+  });
+
+  it("`find -L` follows a symlink out of the workspace", () => {
+    const p = plant();
+    mkdirSync(path.join(p.repo, "src"));
+    symlinkSync(path.dirname(p.outside), path.join(p.repo, "src", "link"));
+    expectStopped(p, call(p, "find -L src"), "secret.txt");
+  });
+});
