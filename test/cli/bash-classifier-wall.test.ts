@@ -200,3 +200,104 @@ describe("options: each program's own parser", () => {
     expectStopped(p, call(p, "find -L src"), "secret.txt");
   });
 });
+describe("git: what the repositories make git read, write and run", () => {
+  it("`git grep --untracked` reads the untracked .env", () => {
+    const p = plant();
+    commitAll(p.repo);
+    writeFileSync(path.join(p.repo, ".env"), `TOKEN=${SECRET}\n`);
+    git(p.repo, "rm", "-q", "--cached", ".env");
+    expectStopped(p, call(p, "git grep --untracked TOKEN"));
+  });
+
+  it("`git blame --contents FILE` prints FILE", () => {
+    const p = plant();
+    commitAll(p.repo);
+    expectStopped(p, call(p, `git blame --contents ${p.outside} file.txt`));
+  });
+
+  it("`git config --file FILE` reads FILE", () => {
+    const p = plant();
+    commitAll(p.repo);
+    writeFileSync(p.outside, `[aws]\n\tkey = ${SECRET}\n`);
+    expectStopped(p, call(p, `git config --file ${p.outside} --list`));
+  });
+
+  it("`git config NAME get` writes (it is not `git config get`)", () => {
+    const p = plant();
+    commitAll(p.repo);
+    program(p, "get");
+    const config = readFileSync(path.join(p.repo, ".git", "config"), "utf8");
+    expectStopped(p, call(p, "git config core.fsmonitor get && git status --short"));
+    expect(readFileSync(path.join(p.repo, ".git", "config"), "utf8")).toBe(config);
+  });
+
+  it("`git show :.env` prints the index's .env", () => {
+    const p = plant();
+    commitAll(p.repo);
+    expectStopped(p, call(p, "git show :.env"));
+  });
+
+  it("a post-index-change hook that `git status` runs", () => {
+    const p = plant();
+    commitAll(p.repo);
+    const hook = path.join(p.repo, ".git", "hooks", "post-index-change");
+    writeFileSync(hook, `#!/bin/sh\ntouch ${p.marker}\n`);
+    chmodSync(hook, 0o755);
+    spawnSync("touch", ["-d", "2001-01-01", path.join(p.repo, "file.txt")]);
+    expectStopped(p, call(p, "git status --short"));
+  });
+
+  it.each([
+    ["on one line", "config", "[core] fsmonitor = touch MARKER\n"],
+    ["in config.worktree", "config.worktree", "[core]\n\tfsmonitor = touch MARKER\n"],
+  ])("core.fsmonitor written %s", (_, file, text) => {
+    const p = plant();
+    commitAll(p.repo);
+    if (file === "config.worktree") git(p.repo, "config", "extensions.worktreeConfig", "true");
+    writeFileSync(path.join(p.repo, ".git", file), text.replace("MARKER", p.marker), { flag: "a" });
+    expectStopped(p, call(p, "git status --short"));
+  });
+
+  it("a bare repository's textconv driver", () => {
+    const p = plant();
+    const work = path.join(p.root, "work");
+    mkdirSync(work);
+    writeFileSync(path.join(work, "a.txt"), "one\n");
+    commitAll(work);
+    writeFileSync(path.join(work, "a.txt"), "two\n");
+    git(work, "commit", "-qam", "two");
+    const bare = path.join(p.repo, "evil.git");
+    git(p.root, "clone", "-q", "--bare", work, bare);
+    program(p, "show-text");
+    writeFileSync(path.join(bare, "config"), '[diff "x"]\n\ttextconv = show-text\n', { flag: "a" });
+    writeFileSync(path.join(bare, "info", "attributes"), "* diff=x\n");
+    expectStopped(p, call(p, "cd evil.git && git log -p"));
+  });
+
+  it("an embedded repository that the top-level `git status` enters", () => {
+    const p = plant();
+    const inner = path.join(p.repo, "inner");
+    mkdirSync(inner);
+    writeFileSync(path.join(inner, "x"), "x\n");
+    commitAll(inner);
+    commitAll(p.repo);
+    writeFileSync(path.join(inner, ".git", "config"), `[core]\n\tfsmonitor = touch ${p.marker}\n`, {
+      flag: "a",
+    });
+    expectStopped(p, call(p, "git status --short"));
+  });
+});
+
+describe("the read-only set stays useful", () => {
+  it("ls, cat, head, wc, rg and git status|log|diff|show run unasked in a plain repository with a .env beside", () => {
+    const p = plant({ ".gitignore": ".env\n" });
+    commitAll(p.repo);
+    writeFileSync(path.join(p.repo, "file.txt"), "alpha\nbeta\n");
+    const line =
+      "ls && cat file.txt && head -n 1 file.txt && wc -l file.txt && rg alpha && git status --short && git log --oneline && git diff && git show --stat";
+    const r = call(p, line);
+    expect(r.code, r.stdout).toBe(0);
+    expect(r.stdout).toContain("+beta");
+    expect(r.stdout).not.toContain(SECRET);
+  });
+});

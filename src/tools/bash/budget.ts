@@ -5,7 +5,7 @@
  * The clock is injected, so a test can run the budget out without depending on the machine.
  */
 export class CheckBudget {
-  private readonly deadline: number;
+  private deadline: number;
   private ticks = 0;
 
   constructor(
@@ -25,9 +25,19 @@ export class CheckBudget {
     if (this.now() > this.deadline) throw new BudgetSpent(this.limitMs);
   }
 
-  /** Milliseconds left (0 when spent): the most a child process of the check may be given. */
+  /** Milliseconds left (0 when spent). */
   remaining(): number {
     return Math.max(0, this.deadline - this.now());
+  }
+
+  /** Runs work whose time is not the line's (git reading a repository has its own bound): the deadline moves by it. */
+  excluding<T>(work: () => T): T {
+    const start = this.now();
+    try {
+      return work();
+    } finally {
+      this.deadline += this.now() - start;
+    }
   }
 }
 

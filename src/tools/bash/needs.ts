@@ -11,6 +11,7 @@ import { BudgetSpent, CHECK_BUDGET_MS, CheckBudget } from "./budget.js";
 import { shellCwd } from "./cwd.js";
 import { shellEnvironment } from "./environment.js";
 import { expandWords, GLOB_MAX_MATCHES } from "./expand.js";
+import { inspectGit, type RepoFacts } from "./git-repos.js";
 import { GlobUnknown } from "./glob.js";
 import { sandboxFor } from "./sandbox-for.js";
 import { reachBelow } from "./scan.js";
@@ -53,21 +54,40 @@ async function checkedNeeds(
     patterns: [a.text],
     floor: { effect: "ask", reason: a.reason },
   }));
-  // the repositories the line's git commands run in: the one holding each path git reads (where it
-  // runs, -C included), found as git finds it, not only the workspace's own; read once per line
-  let gitRuns: boolean | undefined;
-  const gitRunsPrograms = () => {
-    gitRuns ??= [
-      cwd,
-      ...analysis.reads.filter((r) => r.via === "git").map((r) => path.resolve(cwd, r.path)),
-    ].some(repositoryRunsPrograms);
-    return gitRuns;
+  const askFiles = (ctx.config["permissions.askFiles"] as string[] | undefined) ?? [];
+  // what the repositories the line's git commands run in make git do: asked of git, once per folder
+  const repos = new Map<string, RepoFacts>();
+  const factsOf = (dir: string): RepoFacts => {
+    const abs = path.resolve(cwd, dir);
+    let facts = repos.get(abs);
+    if (facts === undefined) {
+      facts =
+        repos.size >= MAX_GIT_DIRECTORIES
+          ? { problem: `git runs in more than ${MAX_GIT_DIRECTORIES} folders of one line`, askTracked: [] }
+          : inspectGit(abs, { workspace: ctx.workspace, askFiles, env, budget });
+      repos.set(abs, facts);
+    }
+    return facts;
   };
   for (const c of analysis.commands) {
-    const readOnly =
-      c.readOnly !== undefined &&
-      runsFromSystem(c.patterns[0]!, cwd, ctx.workspace) &&
-      !(isGit(c.patterns[0]!) && gitRunsPrograms());
+    let readOnly = c.readOnly !== undefined && runsFromSystem(c.patterns[0]!, cwd, ctx.workspace);
+    if (readOnly && c.git !== undefined) {
+      const facts = factsOf(c.git.dir);
+      // a repository that makes git run a program or read elsewhere takes git out of the read-only set
+      if (facts.problem !== undefined) readOnly = false;
+      else if (c.git.contents) {
+        const shown = trackedShown(facts, path.resolve(cwd, c.git.dir), c.git.pathspecs);
+        if (shown !== undefined)
+          needs.push({
+            action: "read",
+            patterns: [shown],
+            floor: {
+              effect: "ask",
+              reason: `${c.patterns[0]} prints ${shown}, a file the repository tracks whose name is in permissions.askFiles`,
+            },
+          });
+      }
+    }
     needs.push({ action: "command", patterns: c.patterns, ...(readOnly ? { knownSafe: c.readOnly } : {}) });
   }
   const extra = (ctx.config["permissions.additionalDirectories"] as string[] | undefined) ?? [];
@@ -98,7 +118,6 @@ async function checkedNeeds(
     needs,
     budget,
   );
-  const askFiles = (ctx.config["permissions.askFiles"] as string[] | undefined) ?? [];
   for (const r of analysis.reads) {
     if (!r.subtree || r.glob || !(r.contents || r.follows || r.visible)) continue;
     const found = reachBelow(path.resolve(cwd, r.path), r, askFiles, ctx.workspace, budget);
@@ -134,42 +153,6 @@ export function missingAncestors(p: string, cwd: string): string[] {
     if (part !== "." && part !== ".." && !existsSync(prefix)) out.push(prefix);
   }
   return out;
-}
-
-function isGit(pattern: string): boolean {
-  return /^(\S*\/)?git( |$)/.test(pattern);
-}
-
-/**
- * Whether the repository git would use from `dir` (the nearest `.git` at or above it) has a
- * configuration naming programs that a reading git command runs (`core.fsmonitor` on status, a
- * `filter` or `diff` driver on status and diff, `gpg` on a signature check, a pager), or pulling in
- * other files (`include`): a planted `.git/config`, in the workspace or in a repository nested in
- * it, would turn `git status` into running code. Then git commands leave the read-only set (a rule
- * may still allow them). A `.git` that is a file (a worktree, a submodule) points elsewhere: not
- * read here, so it asks too.
- */
-function repositoryRunsPrograms(dir: string): boolean {
-  for (let at = dir; ; at = path.dirname(at)) {
-    const dotGit = path.join(at, ".git");
-    let isDir: boolean;
-    try {
-      isDir = statSync(dotGit).isDirectory();
-    } catch {
-      if (at === path.dirname(at)) return false; // no repository: git finds none
-      continue;
-    }
-    if (!isDir) return true;
-    let text: string;
-    try {
-      text = readFileSync(path.join(dotGit, "config"), "utf8");
-    } catch {
-      return false; // a .git without a config: git uses the defaults
-    }
-    return /^\s*\[\s*(filter|diff|gpg|include|includeif|pager|credential)\b|^\s*(fsmonitor|pager|sshcommand|askpass|hookspath|editor|textconv|external|worktree)\s*=/im.test(
-      text,
-    );
-  }
 }
 
 /** Whether the line writes into `dir` (or a folder above it, whole): its writes there were approved if it runs. */
@@ -269,4 +252,24 @@ function inPrivateTmp(lexical: string, cwd: string, roots: readonly string[]): b
     const root = realpathOfLongestPrefix(path.resolve(r));
     return [normal, real].some((p) => within(p, root) || within(root, p) || within(p, r) || within(r, p));
   });
+}
+
+/** Folders whose repositories one line's git commands may run in before the line asks. */
+const MAX_GIT_DIRECTORIES = 8;
+
+/**
+ * The first tracked ask-first file a content-printing git command run in `dir` shows: every one
+ * when no pathspec narrows it (or one is a pattern, or magic), else those at or below a pathspec.
+ */
+function trackedShown(facts: RepoFacts, dir: string, pathspecs: readonly string[]): string | undefined {
+  if (facts.toplevel === undefined || facts.askTracked.length === 0) return undefined;
+  const here = path.relative(facts.toplevel, realpathOfLongestPrefix(dir));
+  const specs = pathspecs.map((p) =>
+    p.startsWith(":") || /[*?[]/.test(p) ? "" : path.posix.normalize(path.posix.join(here, p)),
+  );
+  return facts.askTracked.find(
+    (f) =>
+      specs.length === 0 ||
+      specs.some((s) => s === "" || s === "." || f === s || f.startsWith(`${s.replace(/\/$/, "")}/`)),
+  );
 }

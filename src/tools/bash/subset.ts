@@ -22,7 +22,7 @@ import {
   type Scope,
   unknownCwd,
 } from "./scope.js";
-import { logicalCd, plainCd } from "./shell-paths.js";
+import { logicalCd, plainCd, procPath } from "./shell-paths.js";
 import type { ParsedShell, ShellNode } from "./shell-tree.js";
 import { assignmentRisk } from "./variables.js";
 import { leadingTilde, type Word, wordOf } from "./words.js";
@@ -771,6 +771,12 @@ class Walker {
       },
       readOnly(form) {
         readOnly = form;
+      },
+      repository(dir, how) {
+        const at = resolveFrom(dir, scope.cwd);
+        if (at === undefined) return this.ask("git runs in a directory only known when it runs");
+        if (procPath(at).kind !== "plain") return this.ask(`git runs in ${at}, the process's own directory`);
+        use.git = { dir: at, ...how };
       },
     };
     classifyCommand(site);

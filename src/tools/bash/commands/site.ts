@@ -29,6 +29,12 @@ export interface Site {
   script(text: Word): void;
   /** The command is in the default read-only set in this form (it runs with no rule). */
   readOnly(form: string): void;
+  /**
+   * git runs in `dir` (relative to where the command runs): the repository found there decides
+   * whether it stays read-only (git-repos.ts). `contents`: it prints tracked files' contents, of
+   * those the pathspecs name (none: all).
+   */
+  repository(dir: string, how: { contents: boolean; pathspecs: string[] }): void;
 }
 
 export type Handler = (site: Site) => void;
