@@ -9,6 +9,9 @@ import type { CheckBudget } from "./budget.js";
 // The text is plain: the caller gives only words with no quote, backslash or expansion in them
 // (others ask), so bash's handling of those is not needed here.
 
+/** Braces in one word the expansion is tried on; more ask (no command line needs them, and each may rescan the word). */
+const MAX_BRACES = 256;
+
 /** Why a brace expansion is not modelled (a sequence of characters that are not letters). */
 export class BraceUnknown extends Error {}
 
@@ -18,6 +21,11 @@ export class BraceUnknown extends Error {}
  * result would go through quote removal again (a character range over `[\]^_\``).
  */
 export function expandBraces(text: string, max: number, budget?: CheckBudget): string[] | undefined {
+  // each `{` may scan the rest of the word for its `}`: past this many, not worth the time
+  let braces = 0;
+  for (const c of text)
+    if (c === "{" && ++braces > MAX_BRACES)
+      throw new BraceUnknown(`more than ${MAX_BRACES} braces in one word`);
   const out = expand(text, max, budget);
   return out?.filter((w) => w !== "");
 }
@@ -74,6 +82,7 @@ function expand(text: string, max: number, budget?: CheckBudget): string[] | und
  */
 function gobble(text: string, from: number, satisfy: "{" | "}" | ","): number | undefined {
   let level = 0;
+  // (at most MAX_BRACES scans of the word: expandBraces counts them first)
   let separators = satisfy === "}" ? 0 : 1;
   for (let i = from; i < text.length; i++) {
     const c = text[i]!;

@@ -54,7 +54,7 @@ export function posixDifferences(parsed: ParsedShell): Array<{ construct: string
     }
     if (n.type === "command" && text(n).startsWith("cd ") && /(^|\/)\.\.(\/|$)/.test(text(n)))
       out.push({ construct: "cd with .. (dash resolves it its own way), in a script for sh", text: text(n) });
-    stack.push(...n.children);
+    for (const c of n.children) stack.push(c);
   }
   return out;
 }

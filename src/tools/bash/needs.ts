@@ -95,6 +95,7 @@ async function checkedNeeds(
   // the sandbox's /tmp is private: nothing there is the machine's, nothing written there outlives it
   const skipTmp = (p: PathUse) => sandbox.active && inPrivateTmp(path.resolve(cwd, p.path), cwd, roots);
   for (const p of [...analysis.reads, ...analysis.writes]) {
+    budget.tick(16);
     const link = magicLinkOn(path.resolve(cwd, p.path));
     if (link !== undefined)
       needs.push({

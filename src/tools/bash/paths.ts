@@ -131,7 +131,8 @@ export class PathRecorder {
     const where = this.place(word, scope, opts, via, "reads");
     if (where === undefined) return;
     if (/^\/dev\/(tcp|udp)\//.test(where)) this.ctx.ask(`a network connection through ${where}`, word.raw);
-    else if (where !== "/dev/null")
+    // devices that hold nothing of anyone's: reading them reads no file
+    else if (!/^\/dev\/(null|zero|full|random|urandom)$/.test(where))
       this.ctx.out.reads.push({
         path: where,
         subtree: opts.subtree,

@@ -244,6 +244,12 @@ class Walker {
 
   /** Commands inside a construct outside the subset: still classified, so a deny rule sees them. */
   private inside(n: ShellNode, scope: Scope, depth: number): void {
+    // the line is one ask already; past this depth its deeper commands are not listed (a crafted
+    // line nested 20,000 deep overflowed the stack here)
+    if (depth > MAX_DEPTH) {
+      this.ask("the command line nests too deeply to check", this.text(n));
+      return;
+    }
     for (const c of n.children) {
       if (c.type === "command" || c.type === "command_substitution" || c.type === "process_substitution") {
         if (c.type === "command") this.statement(c, copy(scope), depth);
@@ -364,7 +370,7 @@ class Walker {
         continue;
       }
       if (c.broken) this.ask(OUTSIDE.ERROR!, this.text(c));
-      stack.push(...c.children);
+      for (const x of c.children) stack.push(x);
     }
   }
 

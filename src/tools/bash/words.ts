@@ -217,13 +217,29 @@ export function leadingTilde(value: string, home: string): string | undefined {
   return undefined;
 }
 
-/** Whether bash would brace-expand some part of the text: an unquoted `{` ... `}` with a `,` or `..` inside. */
+/**
+ * Whether bash may brace-expand some part of the text: a `{` (not `${`), then a `,` or `..` and a
+ * `}` with no brace between. An over-approximation (escapes are not read) in one pass.
+ */
 export function hasBraceExpression(text: string): boolean {
-  return /\{[^{}]*(,|\.\.)[^{}]*\}/.test(text.replace(/\$\{/g, "$("));
+  let open = false;
+  let separator = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === "{") {
+      open = text[i - 1] !== "$";
+      separator = false;
+    } else if (c === "}") {
+      if (open && separator) return true;
+      open = false;
+    } else if (c === "," || (c === "." && text[i + 1] === ".")) separator = true;
+  }
+  return false;
 }
 
-/** `*`, `?`, `[...]` or `{a,b}` outside quotes and escapes. */
+/** `*`, `?`, `[...]` or `{a,b}` outside quotes and escapes. One pass: a line is untrusted and may be 128 KiB of `[`. */
 export function hasUnquotedGlob(text: string): boolean {
+  const lastClose = text.lastIndexOf("]");
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
     if (c === "\\") {
@@ -231,10 +247,9 @@ export function hasUnquotedGlob(text: string): boolean {
       continue;
     }
     if (c === "*" || c === "?") return true;
-    if (c === "[" && text.indexOf("]", i + 2) > i) return true;
-    if (c === "{" && /^\{[^{}]*(,|\.\.)[^{}]*\}/.test(text.slice(i))) return true;
+    if (c === "[" && lastClose >= i + 2) return true;
   }
-  return false;
+  return hasBraceExpression(text);
 }
 
 function unescapeWord(text: string): string {

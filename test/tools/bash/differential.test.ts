@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 import path from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { gitLines, globLines, optionLines, pathLines, shellLines } from "../../helpers/bash-classes.js";
 import { corpus } from "../../helpers/bash-corpus.js";
 import { bashLine } from "../../helpers/bash-grammar.js";
 import { tokenSoup } from "../../helpers/bash-token-soup.js";
@@ -88,6 +89,42 @@ describe(`the classifier against real bash under strace -f${note}`, () => {
       expect(ran).toBeGreaterThan(RUNS / 5);
     },
     60_000 + RUNS * 600,
+  );
+});
+
+// Issue 41's classes, each drawn on its own: the fixture plants a secret outside the workspace, a
+// .env inside it, programs on PATH and repositories whose configuration runs them. Every file a
+// line opens must be predicted, and a line the whole check runs with no rule must open neither
+// secret nor run any planted program. `npm run fuzz:bash` draws more.
+const CLASS_RUNS = RUNS > 150 ? RUNS / 10 : 12;
+const CLASSES: Array<[string, fc.Arbitrary<string>]> = [
+  ["paths through symlinks, `..`, logical cd, /proc/self and /dev/fd", pathLines],
+  ["brace and glob expansion", globLines],
+  ["sh -c as dash, $'...' under the locale", shellLines],
+  ["option clusters, abbreviations, walks that follow links", optionLines],
+  ["git in repositories with planted configuration, hooks, bare and linked repositories", gitLines],
+];
+
+describe(`issue 41's classes against real bash: files as well as programs${note}`, () => {
+  it.skipIf(missing !== undefined).each(CLASSES)(
+    "%s",
+    async (_, lines) => {
+      const dir = path.join(tempDir("tp-diff-"), "w");
+      const drawn = [...new Set(fc.sample(lines, { numRuns: CLASS_RUNS, seed: SEED }))];
+      const findings: Finding[] = [];
+      let unasked = 0;
+      let stopped = 0;
+      for (const line of drawn) {
+        const r = await checkLine(line, dir);
+        findings.push(...r.findings);
+        if (r.unasked) unasked++;
+        if (!r.ran) stopped++;
+      }
+      expect(findings).toEqual([]);
+      // each class holds lines that run unasked and lines that are stopped: both sides are met
+      expect(unasked + stopped).toBeGreaterThan(0);
+    },
+    60_000 + CLASS_RUNS * 2_000,
   );
 });
 

@@ -243,6 +243,7 @@ export const git: Handler = (s) => {
     return;
   }
   s.write(".", { subtree: GIT_TREE.has(sub), base });
+  s.repository(base, { contents: false, pathspecs: [] });
 };
 
 /** Subcommands that print the contents of tracked files (their diffs, their lines). */
