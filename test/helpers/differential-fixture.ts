@@ -1,5 +1,15 @@
 import { spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 
@@ -97,11 +107,43 @@ function buildTemplate(root: string): void {
   writeFileSync(path.join(root, "template.done"), "");
 }
 
-/** A fresh copy of the fixture at `dir` (its folder holds the template, `outside` and `bin`); `repos/` for a line that names it. */
+/** What each fixture copy looked like when made: a line that changed nothing leaves it for the next. */
+const copies = new Map<string, { print: string; repos: boolean }>();
+
+/** Every entry below `dir` with its kind, mode, size, change time and link target: what a line's writes change. */
+function fingerprint(dir: string): string {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    let names: string[];
+    try {
+      names = readdirSync(d).sort();
+    } catch {
+      return;
+    }
+    for (const n of names) {
+      const p = path.join(d, n);
+      const st = lstatSync(p, { throwIfNoEntry: false });
+      if (st === undefined) continue;
+      out.push(`${p}\0${st.mode}\0${st.size}\0${st.mtimeMs}\0${st.ctimeMs}\0${st.ino}`);
+      if (st.isSymbolicLink()) out.push(readlinkSync(p));
+      else if (st.isDirectory()) walk(p);
+    }
+  };
+  walk(dir);
+  return out.join("\n");
+}
+
+/**
+ * A fresh copy of the fixture at `dir` (its folder holds the template, `outside` and `bin`);
+ * `repos/` for a line that names it. A copy no line has changed since is kept (most lines only
+ * read): copying it for every line was most of the differential's time on this disk.
+ */
 export function makeFixture(dir: string, withRepos = false): void {
   const root = path.dirname(dir);
   if (!existsSync(path.join(root, "template.done"))) buildTemplate(root);
   for (const f of readdirSync(root)) if (f.startsWith("ran-")) rmSync(path.join(root, f), { force: true });
+  const last = copies.get(dir);
+  if (last !== undefined && last.repos === withRepos && fingerprint(dir) === last.print) return;
   // cp -a and rm -rf: node's recursive copy took ten times as long for the fixture's ~250 entries
   const script = withRepos
     ? 'rm -rf "$1" && cp -a "$2" "$1" && cp -a "$3" "$1/repos"'
@@ -115,6 +157,7 @@ export function makeFixture(dir: string, withRepos = false): void {
     path.join(root, "repos-template"),
   ]);
   if (fresh.status !== 0) throw new Error(`the fixture could not be copied: ${fresh.stderr}`);
+  copies.set(dir, { print: fingerprint(dir), repos: withRepos });
 }
 
 /** The planted programs that ran since the fixture was made. */

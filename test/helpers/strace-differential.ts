@@ -102,6 +102,8 @@ const CHECKED = (program: string) =>
 export async function checkLine(
   command: string,
   dir: string,
+  /** Decide `unasked` for every line (for a count), not only where a line with git or an exposure needs it. */
+  opts: { decide?: boolean } = {},
 ): Promise<{ ran: boolean; unasked: boolean; findings: Finding[] }> {
   makeFixture(dir, command.includes("repos"));
   const home = "/nonexistent-home";
@@ -110,11 +112,12 @@ export async function checkLine(
     exported: new Set(Object.keys(process.env)),
   });
   if (analysis.asks.length > 0) return { ran: false, unasked: false, findings: [] };
-  const unasked = await runsUnasked(command, dir);
+  const hasGit = analysis.commands.some((c) => c.git !== undefined);
+  // decided when it matters (the whole check is the slower part of a line)
+  let unasked = opts.decide || hasGit ? await runsUnasked(command, dir) : undefined;
   // git's own reading is decided by the repository (git-repos.ts), which only the whole check
   // inspects: a git line runs here when that check lets it run unasked
-  if (!unasked && analysis.commands.some((c) => c.git !== undefined))
-    return { ran: false, unasked: false, findings: [] };
+  if (hasGit && !unasked) return { ran: false, unasked: false, findings: [] };
   // mkdir -p makes the folders above its operand that are missing now: the classifier's needs list them
   const made: string[] = [];
   for (const w of analysis.writes.filter((x) => x.ancestors)) made.push(...missingAncestors(w.path, dir));
@@ -171,11 +174,12 @@ export async function checkLine(
   );
   const trace = existsSync(log) ? readFileSync(log, "utf8") : "";
   rmSync(log, { force: true });
-  const findings = compare(command, analysis, trace, dir, home, made, unasked);
-  // unasked, nothing the check let through may have started a planted program
-  if (unasked)
-    for (const p of plantedRan(dir)) findings.push({ command, problem: `the planted program ${p} ran` });
-  return { ran: true, unasked, findings };
+  const { findings, exposures } = compare(command, analysis, trace, dir, home, made);
+  const planted = plantedRan(dir).map((p) => ({ command, problem: `the planted program ${p} ran` }));
+  // unasked, nothing the check let through may have opened a secret or started a planted program
+  if (exposures.length + planted.length > 0) unasked ??= await runsUnasked(command, dir);
+  if (unasked) findings.push(...exposures, ...planted);
+  return { ran: true, unasked: unasked === true, findings };
 }
 
 const ASK_FILES = CONFIG_KEYS["permissions.askFiles"].default as string[];
@@ -209,9 +213,9 @@ function compare(
   dir: string,
   home: string,
   made: readonly string[],
-  unasked: boolean,
-): Finding[] {
+): { findings: Finding[]; exposures: Finding[] } {
   const findings: Finding[] = [];
+  const exposures: Finding[] = [];
   const reach = predictedReach(analysis, dir, home, made);
   const askFile = (f: string) => ASK_FILES.some((g) => pathGlob(g, true)(path.basename(f)));
   const root = path.dirname(dir);
@@ -325,8 +329,8 @@ function compare(
             command,
             problem: `${me.program} opened ${real} (as ${opened}), which the classifier did not predict`,
           });
-        if (unasked && (isUnder(real, outside) || askFile(real)))
-          findings.push({
+        if (isUnder(real, outside) || askFile(real))
+          exposures.push({
             command,
             problem: `${me.program} opened ${real}, which the read tool would not give unasked`,
           });
@@ -356,7 +360,7 @@ function compare(
       });
   }
   findings.push(...temps.values());
-  return findings;
+  return { findings, exposures };
 }
 
 function isUnder(p: string, dir: string): boolean {

@@ -107,6 +107,18 @@ export class PathRecorder {
         );
         return [w];
       }
+      // bash lists the folders the pattern walks: a read of their names (below the first folder
+      // with a pattern in it, the whole of it when a later segment has one too)
+      const segments = piece.split("/");
+      const first = segments.findIndex((x) => isPattern(x));
+      const base = segments.slice(0, first).join("/") || (piece.startsWith("/") ? "/" : ".");
+      const deeper = segments.slice(first + 1).some((x) => isPattern(x) || x === "");
+      this.readPath(
+        { ...w, raw: base, value: base, glob: false },
+        scope,
+        { subtree: deeper || segments.length - first > 1 },
+        "glob",
+      );
       // several names in the locale's order, not known now: which one is a grep pattern, say
       const several = names.length > 1 && this.ctx.orderKnown !== true;
       for (const n of names)

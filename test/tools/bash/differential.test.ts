@@ -115,7 +115,7 @@ describe(`issue 41's classes against real bash: files as well as programs${note}
       let unasked = 0;
       let stopped = 0;
       for (const line of drawn) {
-        const r = await checkLine(line, dir);
+        const r = await checkLine(line, dir, { decide: true });
         findings.push(...r.findings);
         if (r.unasked) unasked++;
         if (!r.ran) stopped++;
