@@ -16,6 +16,7 @@ import { shellEnvironment } from "../../src/tools/bash/environment.js";
 import { missingAncestors } from "../../src/tools/bash/needs.js";
 import { bashTool } from "../../src/tools/bash/tool.js";
 import { makeFixture, plantedRan, RG_DIR } from "./differential-fixture.js";
+import { runKilledAt } from "./run-killed.js";
 
 /**
  * The differential check of the bash classifier against real bash: a command line the classifier
@@ -103,7 +104,7 @@ export async function checkLine(
   command: string,
   dir: string,
   /** Decide `unasked` for every line (for a count), not only where a line with git or an exposure needs it. */
-  opts: { decide?: boolean } = {},
+  opts: { decide?: boolean; timeoutMs?: number } = {},
 ): Promise<{ ran: boolean; unasked: boolean; findings: Finding[] }> {
   makeFixture(dir, command.includes("repos"));
   const home = "/nonexistent-home";
@@ -130,7 +131,7 @@ export async function checkLine(
     // the planted programs first, as a hostile PATH entry would be; ripgrep as the package ships it
     PATH: `${path.join(path.dirname(dir), "bin")}:${RG_DIR}:${process.env.PATH ?? ""}`,
   };
-  spawnSync(
+  await runKilledAt(
     BWRAP,
     [
       "--ro-bind",
@@ -170,7 +171,8 @@ export async function checkLine(
       "-c",
       command,
     ],
-    { env, timeout: 10_000, killSignal: "SIGKILL", stdio: ["ignore", "ignore", "ignore"] },
+    env,
+    opts.timeoutMs ?? 10_000,
   );
   const trace = existsSync(log) ? readFileSync(log, "utf8") : "";
   rmSync(log, { force: true });

@@ -1,4 +1,4 @@
-import { accessSync, constants, existsSync, readFileSync, statSync } from "node:fs";
+import { accessSync, constants, existsSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { PermissionContext, PermissionNeed } from "../../declare/types.js";
