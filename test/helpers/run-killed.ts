@@ -1,10 +1,9 @@
 import { spawn } from "node:child_process";
 
 /**
- * Runs a program to its end, or kills it (SIGKILL) at the timeout. Not spawnSync: the strace
- * differential spawned one per line synchronously, which kept the test worker's event loop busy
- * for a whole corpus (vitest's "Timeout calling onTaskUpdate" under load), and lines in separate
- * folders can run side by side (differential-pool.ts).
+ * Runs a program to its end, or kills it (SIGKILL) at the timeout. Not spawnSync: lines in
+ * separate folders run side by side (differential-pool.ts), and the test worker's event loop is
+ * not held for the minute a corpus takes under load.
  */
 export function runKilledAt(
   file: string,
