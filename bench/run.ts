@@ -22,6 +22,7 @@ const BENCHES = [
   "grep",
   "permissions",
   "bash",
+  "bash-check",
   "inspect",
 ];
 

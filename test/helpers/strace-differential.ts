@@ -1,16 +1,31 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import path from "node:path";
 import picomatch from "picomatch";
+import { CODING_ACTION_DEFAULTS } from "../../src/assemble/policy.js";
+import { CONFIG_KEYS } from "../../src/config/keys.js";
+import { pathGlob } from "../../src/permissions/glob.js";
+import {
+  buildPermissionRequests,
+  evaluatePermission,
+  type PermissionPolicy,
+} from "../../src/permissions/index.js";
+import { analyseCommand } from "../../src/tools/bash/analyse.js";
 import { isModelled } from "../../src/tools/bash/commands/index.js";
 import { shellEnvironment } from "../../src/tools/bash/environment.js";
-import { analyseCommand, missingAncestors } from "../../src/tools/bash/needs.js";
+import { missingAncestors } from "../../src/tools/bash/needs.js";
+import { bashTool } from "../../src/tools/bash/tool.js";
+import { makeFixture, plantedRan, RG_DIR } from "./differential-fixture.js";
+import { runKilledAt } from "./run-killed.js";
 
 /**
  * The differential check of the bash classifier against real bash: a command line the classifier
  * does not ask about is run by bash under `strace -f` (inside bubblewrap, so a classifier bug
  * cannot reach this machine's files), and every program bash itself starts and every file the
- * shell or a modelled command opens for writing must be one the classifier predicted.
+ * shell or a modelled command opens (for reading or writing, resolved by the kernel) must be one
+ * the classifier predicted. A line the whole check lets run with no rule at all (the read-only
+ * set) must also leave the planted secret outside the workspace and the ask-first files inside
+ * it unopened, and the planted programs unrun.
  */
 export const STRACE = "/usr/bin/strace";
 export const BWRAP = "/usr/bin/bwrap";
@@ -34,23 +49,6 @@ export function differentialMissing(): string | undefined {
   if (probe.status !== 0)
     return `strace cannot run inside bubblewrap here: ${String(probe.stderr).trim().slice(0, 200)}`;
   return undefined;
-}
-
-/** The fixture every command runs in: a few files, a folder, a file whose name is an option. */
-export function makeFixture(dir: string): void {
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(path.join(dir, "src", "sub"), { recursive: true });
-  mkdirSync(path.join(dir, "dash"));
-  for (const f of [
-    "file.txt",
-    "other.txt",
-    "src/a.ts",
-    "src/b.ts",
-    "src/sub/c.ts",
-    "dash/a",
-    "dash/--pre=touch",
-  ])
-    writeFileSync(path.join(dir, f), "alpha\nbeta\n");
 }
 
 export interface Finding {
@@ -105,20 +103,35 @@ const CHECKED = (program: string) =>
 export async function checkLine(
   command: string,
   dir: string,
-): Promise<{ ran: boolean; findings: Finding[] }> {
-  makeFixture(dir);
+  /** Decide `unasked` for every line (for a count), not only where a line with git or an exposure needs it. */
+  opts: { decide?: boolean; timeoutMs?: number } = {},
+): Promise<{ ran: boolean; unasked: boolean; findings: Finding[] }> {
+  makeFixture(dir, command.includes("repos"));
   const home = "/nonexistent-home";
   const analysis = await analyseCommand(command, home, {
     cwd: dir,
     exported: new Set(Object.keys(process.env)),
   });
-  if (analysis.asks.length > 0) return { ran: false, findings: [] };
+  if (analysis.asks.length > 0) return { ran: false, unasked: false, findings: [] };
+  const hasGit = analysis.commands.some((c) => c.git !== undefined);
+  // decided when it matters (the whole check is the slower part of a line)
+  let unasked = opts.decide || hasGit ? await runsUnasked(command, dir) : undefined;
+  // git's own reading is decided by the repository (git-repos.ts), which only the whole check
+  // inspects: a git line runs here when that check lets it run unasked
+  if (hasGit && !unasked) return { ran: false, unasked: false, findings: [] };
   // mkdir -p makes the folders above its operand that are missing now: the classifier's needs list them
   const made: string[] = [];
   for (const w of analysis.writes.filter((x) => x.ancestors)) made.push(...missingAncestors(w.path, dir));
   const log = path.join(path.dirname(dir), `${path.basename(dir)}.strace`);
-  const env = { ...shellEnvironment(process.env), HOME: home, PAGER: "cat", GIT_PAGER: "cat" };
-  spawnSync(
+  const env = {
+    ...shellEnvironment(process.env),
+    HOME: home,
+    PAGER: "cat",
+    GIT_PAGER: "cat",
+    // the planted programs first, as a hostile PATH entry would be; ripgrep as the package ships it
+    PATH: `${path.join(path.dirname(dir), "bin")}:${RG_DIR}:${process.env.PATH ?? ""}`,
+  };
+  await runKilledAt(
     BWRAP,
     [
       "--ro-bind",
@@ -158,11 +171,39 @@ export async function checkLine(
       "-c",
       command,
     ],
-    { env, timeout: 10_000, killSignal: "SIGKILL", stdio: ["ignore", "ignore", "ignore"] },
+    env,
+    opts.timeoutMs ?? 10_000,
   );
   const trace = existsSync(log) ? readFileSync(log, "utf8") : "";
   rmSync(log, { force: true });
-  return { ran: true, findings: compare(command, analysis, trace, dir, home, made) };
+  const { findings, exposures } = compare(command, analysis, trace, dir, home, made);
+  const planted = plantedRan(dir).map((p) => ({ command, problem: `the planted program ${p} ran` }));
+  // unasked, nothing the check let through may have opened a secret or started a planted program
+  if (exposures.length + planted.length > 0) unasked ??= await runsUnasked(command, dir);
+  if (unasked) findings.push(...exposures, ...planted);
+  return { ran: true, unasked: unasked === true, findings };
+}
+
+const ASK_FILES = CONFIG_KEYS["permissions.askFiles"].default as string[];
+
+/** Whether the whole check (bashNeeds under no rule at all: commands and writes ask) lets the line run with no ask. */
+async function runsUnasked(command: string, dir: string): Promise<boolean> {
+  const config = { "tools.sandbox": "off", "permissions.askFiles": ASK_FILES };
+  const requests = await buildPermissionRequests(
+    bashTool(),
+    "builtin",
+    { command },
+    { cwd: dir, workspace: dir, extraRoots: [], config },
+  );
+  const policy: PermissionPolicy = {
+    rules: [],
+    defaultEffect: "allow",
+    workspaceBoundary: true,
+    askFiles: ASK_FILES,
+    caseInsensitive: false,
+    actionDefaults: CODING_ACTION_DEFAULTS,
+  };
+  return requests.every((r) => evaluatePermission(r, policy).effect === "allow");
 }
 
 type Analysis = Awaited<ReturnType<typeof analyseCommand>>;
@@ -174,8 +215,13 @@ function compare(
   dir: string,
   home: string,
   made: readonly string[],
-): Finding[] {
+): { findings: Finding[]; exposures: Finding[] } {
   const findings: Finding[] = [];
+  const exposures: Finding[] = [];
+  const reach = predictedReach(analysis, dir, home, made);
+  const askFile = (f: string) => ASK_FILES.some((g) => pathGlob(g, true)(path.basename(f)));
+  const root = path.dirname(dir);
+  const outside = path.join(root, "outside");
   const predictedPrograms = new Set(
     analysis.commands.map((c) => path.posix.basename(c.patterns[0]!.split(" ")[0]!)),
   );
@@ -220,10 +266,11 @@ function compare(
     if (c) parentOf.set(c[2]!, c[1]!);
   }
   for (const line of lines) {
-    const m = /^(\d+)\s+(\w+)\((.*)\)\s+=\s+(-?\d+|\?)/.exec(line);
+    const m = /^(\d+)\s+(\w+)\((.*)\)\s+=\s+(-?\d+(?:<.*>)?|\?)/.exec(line);
     if (!m) continue;
     const [, pid, call, argsText, result] = m as unknown as [string, string, string, string, string];
     const ok = result !== "?" && !result.startsWith("-");
+    const resultFd = result.replace(/<.*$/, "");
     if (!state.has(pid) && parentOf.has(pid)) {
       const parent = parentOf.get(pid)!;
       state.set(pid, { ...(state.get(parent) ?? { program: "bash", foreign: false }) });
@@ -235,9 +282,9 @@ function compare(
       x[1]!.replace(/\\"/g, '"'),
     );
     if ((call === "clone" || call === "clone3" || call === "fork" || call === "vfork") && ok) {
-      if (!state.has(result)) {
-        cwd.set(result, here);
-        state.set(result, { ...me });
+      if (!state.has(resultFd)) {
+        cwd.set(resultFd, here);
+        state.set(resultFd, { ...me });
       }
       continue;
     }
@@ -272,8 +319,26 @@ function compare(
     if (quoted.length === 0) continue;
     let file: string;
     if (call === "open" || call === "openat") {
-      if (!WRITE_FLAGS.test(tokens.slice(quoted[0]! + 1).join(","))) continue;
-      file = pathAt(quoted[0]!);
+      const opened = pathAt(quoted[0]!);
+      // `= 3</real/path>`: the file the kernel opened, symlinks and `..` resolved
+      const real = /^\d+<(.*)>$/.exec(result)?.[1] ?? opened;
+      const writes = WRITE_FLAGS.test(tokens.slice(quoted[0]! + 1).join(","));
+      // an open that creates or writes is judged as a write below (a temporary file renamed over
+      // its target is that target's write); every other open is a read
+      if (!writes && (isUnder(real, root) || isUnder(opened, root))) {
+        if (!reach(opened, real, me.program))
+          findings.push({
+            command,
+            problem: `${me.program} opened ${real} (as ${opened}), which the classifier did not predict`,
+          });
+        if (isUnder(real, outside) || askFile(real))
+          exposures.push({
+            command,
+            problem: `${me.program} opened ${real}, which the read tool would not give unasked`,
+          });
+      }
+      if (!writes) continue;
+      file = opened;
     } else if (["creat", "unlink", "unlinkat", "mkdir", "mkdirat", "rmdir", "truncate"].includes(call)) {
       file = pathAt(quoted[0]!);
     } else if (["rename", "renameat", "renameat2", "link", "linkat", "symlink", "symlinkat"].includes(call)) {
@@ -281,12 +346,82 @@ function compare(
       // a temporary file renamed over a predicted target (sed -i, ln -f) is that target's write
       if (call.startsWith("rename") && covered(file)) temps.delete(pathAt(quoted[0]!));
     } else continue;
-    if (!covered(file))
+    // a reading git rewrites its index with the files' times (status, diff): git's own write,
+    // which the sandbox's read-only mode drops and the classifier does not ask about (bash.md)
+    const refresh =
+      me.program === "git" &&
+      /\/index(\.lock)?$/.test(file) &&
+      analysis.commands.some((c) => c.git && c.readOnly);
+    // a git command that changes the repository writes its .git, wherever the work tree is (needs.ts)
+    const gitWrite =
+      me.program === "git" && /\/\.git(\/|$)/.test(file) && analysis.writes.some((w) => w.via === "git");
+    if (!covered(file) && !refresh && !gitWrite)
       temps.set(file, {
         command,
         problem: `${me.program} wrote ${file} (${call}), which the classifier did not predict`,
       });
   }
   findings.push(...temps.values());
-  return findings;
+  return { findings, exposures };
+}
+
+function isUnder(p: string, dir: string): boolean {
+  return p === dir || p.startsWith(`${dir}/`);
+}
+
+function real(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p;
+  }
+}
+
+/**
+ * Whether an opened file is one the classifier predicted: a read or write path as written or as
+ * resolved, below a predicted folder (a walk that follows no symlink only where the resolved file
+ * is below it too). Two reads of git's own and ripgrep's own are modelled as the repository, not
+ * listed: git reads its repository (what git-repos.ts inspects), ripgrep the ignore files up the tree.
+ */
+function predictedReach(
+  analysis: Analysis,
+  dir: string,
+  home: string,
+  made: readonly string[],
+): (opened: string, resolved: string, program: string) => boolean {
+  const abs = (p: string) => path.resolve(dir, p.replace(/^~(?=\/|$)/, home));
+  const paths = [
+    ...[...analysis.reads, ...analysis.writes].map((p) => ({
+      path: abs(p.path),
+      subtree: p.subtree,
+      follows: p.follows,
+    })),
+    // the folders `mkdir -p` makes above its operand (needs.ts lists them as writes)
+    ...made.map((m) => ({ path: m, subtree: false, follows: false })),
+  ].map((p) => ({ lexical: p.path, real: real(p.path), subtree: p.subtree, follows: p.follows === true }));
+  const repos = analysis.commands
+    .filter((c) => c.git !== undefined)
+    .map((c) => {
+      const at = abs(c.git!.dir);
+      const top = spawnSync("git", ["rev-parse", "--show-toplevel"], { cwd: at, encoding: "utf8" });
+      const gitDir = spawnSync("git", ["rev-parse", "--absolute-git-dir"], { cwd: at, encoding: "utf8" });
+      return real((top.status === 0 ? top.stdout : gitDir.stdout).trim() || at);
+    });
+  const workspace = real(dir);
+  const ancestors = new Set<string>();
+  for (const p of paths)
+    for (const q of [p.lexical, p.real])
+      for (let at = path.dirname(q); isUnder(at, workspace); at = path.dirname(at)) ancestors.add(at);
+  return (opened, resolved, program) =>
+    // a folder on the way to a predicted path, inside the workspace (a glob lists it, find opens `.`)
+    ancestors.has(resolved) ||
+    resolved === workspace ||
+    paths.some(
+      (p) =>
+        opened === p.lexical ||
+        resolved === p.real ||
+        (p.subtree && isUnder(opened, p.lexical) && (p.follows || isUnder(resolved, p.real))),
+    ) ||
+    (program === "git" && repos.some((r) => isUnder(resolved, r))) ||
+    (program === "rg" && /(^|\/)(\.gitignore|\.ignore|\.rgignore|\.git\/info\/exclude)$/.test(resolved));
 }

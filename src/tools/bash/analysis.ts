@@ -9,6 +9,8 @@ export interface CommandUse {
    * anything: it runs with no rule (a deny or ask rule still applies). The text says which form.
    */
   readOnly?: string;
+  /** git: where it runs (as PathUse.path), and whether it prints tracked contents, of which pathspecs. */
+  git?: { dir: string; contents: boolean; pathspecs: string[] };
 }
 
 /** A file or folder a command line writes or reads. */
@@ -25,6 +27,8 @@ export interface PathUse {
   contents?: boolean;
   /** The recursive read follows symlinks below it (grep -R, rg -L): one that leads outside the workspace asks. */
   follows?: boolean;
+  /** The recursive read opens the contents of files with no hidden name in their path (rg), and of hidden ones an ignore file's `!` lets in. */
+  visible?: boolean;
   /** The command (or redirection) that uses it. */
   via: string;
 }
@@ -53,9 +57,13 @@ export function dedupe(a: ShellAnalysis): ShellAnalysis {
       return true;
     });
   return {
-    commands: keep(a.commands, (c) => `c\0${c.patterns.join("\0")}\0${c.readOnly ?? ""}`),
+    commands: keep(
+      a.commands,
+      (c) =>
+        `c\0${c.patterns.join("\0")}\0${c.readOnly ?? ""}\0${c.git === undefined ? "" : JSON.stringify(c.git)}`,
+    ),
     writes: keep(a.writes, (w) => `w\0${w.path}\0${w.subtree}`),
-    reads: keep(a.reads, (r) => `r\0${r.path}\0${r.subtree}`),
+    reads: keep(a.reads, (r) => `r\0${r.path}\0${r.subtree}\0${r.contents}\0${r.follows}\0${r.visible}`),
     asks: keep(a.asks, (x) => `a\0${x.reason}\0${x.text}`),
   };
 }

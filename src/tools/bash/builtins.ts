@@ -119,8 +119,8 @@ export interface BuiltinSite<T> {
   ask(reason: string): void;
   /** The builtin runs as a command (its own rule decides it), read-only when the form says so. */
   command(readOnly?: string): void;
-  /** `cd`: the shell's state after it. */
-  cd(target: Word | undefined): T;
+  /** `cd` (`cd -P`: physical): the shell's state after it. */
+  cd(target: Word | undefined, physical: boolean): T;
 }
 
 /**
@@ -158,11 +158,15 @@ export function builtin<T>(name: string, args: Word[], site: BuiltinSite<T>): T 
     }
     case "cd": {
       const p = strictOptions(args, { flags: "LPe" });
-      if (p.unknown.length > 0 || p.operands.length > 1) {
+      // -L and -P together: the last one wins, which the option map does not keep
+      if (p.unknown.length > 0 || p.operands.length > 1 || (p.options.has("-L") && p.options.has("-P"))) {
         site.ask(`cd ${args.map((a) => a.raw).join(" ")}: a form the classifier does not model`);
-        return site.cd(args.find((a) => !a.value?.startsWith("-")));
+        return site.cd(
+          args.find((a) => !a.value?.startsWith("-")),
+          false,
+        );
       }
-      return site.cd(p.operands[0]);
+      return site.cd(p.operands[0], p.options.has("-P"));
     }
     case "exit":
       if (args.length > 1 || (args[0] !== undefined && !/^\d+$/.test(args[0].value ?? "")))

@@ -1,70 +1,21 @@
-import { accessSync, constants, existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { accessSync, constants, existsSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { PermissionContext, PermissionNeed } from "../../declare/types.js";
-import { pathGlob } from "../../permissions/glob.js";
-import { isInside, realpathOfLongestPrefix } from "../../permissions/paths.js";
+import { isInside, realpathOfLongestPrefix, resolvePath } from "../../permissions/paths.js";
 import { within } from "../../permissions/protected.js";
+import { analyseCommand } from "./analyse.js";
 import type { PathUse, ShellAnalysis } from "./analysis.js";
+import { BraceUnknown } from "./braces.js";
+import { BudgetSpent, CHECK_BUDGET_MS, CheckBudget } from "./budget.js";
 import { shellCwd } from "./cwd.js";
 import { shellEnvironment } from "./environment.js";
-import { expandGlob, expandWords, GLOB_MAX_MATCHES } from "./expand.js";
-import { bashParser, type ParsedShell } from "./parser.js";
+import { expandWords, GLOB_MAX_MATCHES } from "./expand.js";
+import { inspectGit, type RepoFacts } from "./git-repos.js";
+import { GlobUnknown } from "./glob.js";
 import { sandboxFor } from "./sandbox-for.js";
-import { simpleShell } from "./simple.js";
-import { classifyShell } from "./subset.js";
-
-/** A nested script (`bash -c ...`) of a simple line is not simple: the parser must load. */
-class ParserNeeded extends Error {}
-
-/**
- * Parses and classifies a command line (the parser loads on first use). With `cwd`, a `cd` into a
- * folder that exists now is known to succeed; `exported` are the names the shell's environment has.
- * A simple line (simple.ts) is classified from the tree tree-sitter-bash would make, built
- * without loading it; anything else, a nested script included, goes to the parser.
- */
-export async function analyseCommand(
-  command: string,
-  home = os.homedir(),
-  where: { cwd?: string; exported?: ReadonlySet<string> } = {},
-): Promise<ShellAnalysis> {
-  const options = (parse: (s: string) => ParsedShell) => ({
-    home,
-    parse,
-    ...(where.cwd !== undefined ? { cwd: where.cwd, isDir: searchableDir, glob: expandGlob } : {}),
-    exported: where.exported ?? new Set(Object.keys(process.env)),
-  });
-  const simple = simpleShell(command);
-  if (simple !== undefined) {
-    try {
-      return classifyShell(
-        simple,
-        options((s) => {
-          const tree = simpleShell(s);
-          if (tree === undefined) throw new ParserNeeded();
-          return tree;
-        }),
-      );
-    } catch (error) {
-      if (!(error instanceof ParserNeeded)) throw error;
-    }
-  }
-  const parser = await bashParser();
-  return classifyShell(
-    parser.parse(command),
-    options((s) => parser.parse(s)),
-  );
-}
-
-function searchableDir(absolute: string): boolean {
-  try {
-    if (!statSync(absolute).isDirectory()) return false;
-    accessSync(absolute, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
+import { reachBelow } from "./scan.js";
+import { magicLinkOn } from "./shell-paths.js";
 
 /**
  * What a bash call needs: `command` for each simple command (its own pattern; one in the default
@@ -72,11 +23,30 @@ function searchableDir(absolute: string): boolean {
  * tool's checks), `write` for every target, and an ask for each construct outside the modelled
  * subset and for running without the sandbox that tools.sandbox asks for.
  */
-export async function bashNeeds(command: string, ctx: PermissionContext): Promise<PermissionNeed[]> {
+export async function bashNeeds(
+  command: string,
+  ctx: PermissionContext,
+  clock: { now?: () => number; budgetMs?: number } = {},
+): Promise<PermissionNeed[]> {
+  const budget = new CheckBudget(clock.budgetMs ?? CHECK_BUDGET_MS, clock.now);
+  try {
+    return await checkedNeeds(command, ctx, budget);
+  } catch (error) {
+    if (!(error instanceof BudgetSpent)) throw error;
+    // a check that has not finished has decided nothing: the whole line is one question
+    return [{ action: "command", patterns: [command], floor: { effect: "ask", reason: error.message } }];
+  }
+}
+
+async function checkedNeeds(
+  command: string,
+  ctx: PermissionContext,
+  budget: CheckBudget,
+): Promise<PermissionNeed[]> {
   const cwd = shellCwd(ctx);
   const extraEnv = (ctx.config["tools.shellEnv"] as string[] | undefined) ?? [];
-  const exported = new Set(Object.keys(shellEnvironment(process.env, extraEnv)));
-  const analysis = await analyseCommand(command, os.homedir(), { cwd, exported });
+  const env = shellEnvironment(process.env, extraEnv);
+  const analysis = await analyseCommand(command, os.homedir(), { cwd, env, budget });
   const sandbox = sandboxFor(ctx.config);
   // the constructs outside the subset first: the first ask is the one a person is shown
   const needs: PermissionNeed[] = analysis.asks.map((a) => ({
@@ -84,44 +54,74 @@ export async function bashNeeds(command: string, ctx: PermissionContext): Promis
     patterns: [a.text],
     floor: { effect: "ask", reason: a.reason },
   }));
-  // the repositories the line's git commands run in: the one holding each path git reads (where it
-  // runs, -C included), found as git finds it, not only the workspace's own; read once per line
-  let gitRuns: boolean | undefined;
-  const gitRunsPrograms = () => {
-    gitRuns ??= [
-      cwd,
-      ...analysis.reads.filter((r) => r.via === "git").map((r) => path.resolve(cwd, r.path)),
-    ].some(repositoryRunsPrograms);
-    return gitRuns;
+  const askFiles = (ctx.config["permissions.askFiles"] as string[] | undefined) ?? [];
+  // what the repositories the line's git commands run in make git do: asked of git, once per folder
+  const repos = new Map<string, RepoFacts>();
+  const factsOf = (dir: string): RepoFacts => {
+    const abs = path.resolve(cwd, dir);
+    let facts = repos.get(abs);
+    if (facts === undefined) {
+      facts =
+        repos.size >= MAX_GIT_DIRECTORIES
+          ? { problem: `git runs in more than ${MAX_GIT_DIRECTORIES} folders of one line`, askTracked: [] }
+          : inspectGit(abs, { workspace: ctx.workspace, askFiles, env, budget });
+      repos.set(abs, facts);
+    }
+    return facts;
   };
   for (const c of analysis.commands) {
-    const readOnly =
-      c.readOnly !== undefined &&
-      runsFromSystem(c.patterns[0]!, cwd, ctx.workspace) &&
-      !(isGit(c.patterns[0]!) && gitRunsPrograms());
+    let readOnly = c.readOnly !== undefined && runsFromSystem(c.patterns[0]!, cwd, ctx.workspace);
+    if (readOnly && c.git !== undefined) {
+      const facts = factsOf(c.git.dir);
+      // a repository that makes git run a program or read elsewhere takes git out of the read-only set
+      if (facts.problem !== undefined) readOnly = false;
+      else if (c.git.contents) {
+        const shown = trackedShown(facts, path.resolve(cwd, c.git.dir), c.git.pathspecs);
+        if (shown !== undefined)
+          needs.push({
+            action: "read",
+            patterns: [shown],
+            floor: {
+              effect: "ask",
+              reason: `${c.patterns[0]} prints ${shown}, a file the repository tracks whose name is in permissions.askFiles`,
+            },
+          });
+      }
+    }
     needs.push({ action: "command", patterns: c.patterns, ...(readOnly ? { knownSafe: c.readOnly } : {}) });
   }
-  const skipTmp = (p: PathUse) => sandbox.active && (p.path === "/tmp" || p.path.startsWith("/tmp/"));
-  // the sandbox's /tmp is private: nothing written there outlives the command
+  const extra = (ctx.config["permissions.additionalDirectories"] as string[] | undefined) ?? [];
+  const roots = [ctx.workspace, ...extra.map((d) => path.resolve(ctx.workspace, d))];
+  // the sandbox's /tmp is private: nothing there is the machine's, nothing written there outlives it
+  const skipTmp = (p: PathUse) => sandbox.active && inPrivateTmp(path.resolve(cwd, p.path), cwd, roots);
+  for (const p of [...analysis.reads, ...analysis.writes]) {
+    budget.tick(16);
+    const link = magicLinkOn(path.resolve(cwd, p.path));
+    if (link !== undefined)
+      needs.push({
+        action: "command",
+        patterns: [p.path],
+        floor: {
+          effect: "ask",
+          reason: `${p.via} reaches ${p.path} through ${link}, which leads into /proc or /dev/fd (the process's own, not known now)`,
+        },
+      });
+  }
   const writes = analysis.writes.filter((w) => !skipTmp(w));
   // a git command that changes the repository writes its .git, wherever in the tree it runs
   if (writes.some((w) => w.via === "git"))
     writes.push({ path: path.join(ctx.workspace, ".git"), subtree: true, glob: false, via: "git" });
-  pathNeeds("write", writes, cwd, needs);
+  pathNeeds("write", writes, cwd, needs, budget);
   pathNeeds(
     "read",
     analysis.reads.filter((r) => !skipTmp(r)),
     cwd,
     needs,
+    budget,
   );
-  const askFiles = (ctx.config["permissions.askFiles"] as string[] | undefined) ?? [];
   for (const r of analysis.reads) {
-    if (!r.subtree || r.glob || !(r.contents || r.follows)) continue;
-    const found = sensitiveBelow(
-      path.resolve(cwd, r.path),
-      askFiles,
-      r.follows === true ? ctx.workspace : undefined,
-    );
+    if (!r.subtree || r.glob || !(r.contents || r.follows || r.visible)) continue;
+    const found = reachBelow(path.resolve(cwd, r.path), r, askFiles, ctx.workspace, budget);
     if (found !== undefined) {
       needs.push({
         action: "read",
@@ -140,46 +140,6 @@ export async function bashNeeds(command: string, ctx: PermissionContext): Promis
   return needs;
 }
 
-/** Entries a recursive read is checked through for askFiles; past it the read asks (it cannot be checked). */
-const SCAN_MAX_ENTRIES = 50_000;
-
-/**
- * The first file below `dir` whose name is in permissions.askFiles (`.env`): the read tool asks
- * for it, so a command that reads the whole folder asks too. .git and node_modules are not
- * entered (docs/tools.md says so).
- */
-function sensitiveBelow(dir: string, askFiles: readonly string[], followsFrom?: string): string | undefined {
-  if (askFiles.length === 0 && followsFrom === undefined) return undefined;
-  const workspace = followsFrom === undefined ? undefined : realpathOfLongestPrefix(followsFrom);
-  const matchers = askFiles.map((g) => pathGlob(g, true));
-  const queue = [dir];
-  let seen = 0;
-  for (let next = 0; next < queue.length; next++) {
-    const at = queue[next]!;
-    let entries: import("node:fs").Dirent[];
-    try {
-      entries = readdirSync(at, { withFileTypes: true });
-    } catch {
-      continue;
-    }
-    for (const e of entries) {
-      if (++seen > SCAN_MAX_ENTRIES)
-        return `more than ${SCAN_MAX_ENTRIES} entries to check for permissions.askFiles`;
-      const name = e.name.normalize("NFC");
-      if (matchers.some((m) => m(name))) return path.relative(dir, path.join(at, e.name)) || e.name;
-      // a command that follows symlinks reads what they point at: outside the workspace it asks
-      if (workspace !== undefined && e.isSymbolicLink()) {
-        const target = realpathOfLongestPrefix(path.join(at, e.name));
-        if (!isInside(target, workspace))
-          return `${path.relative(dir, path.join(at, e.name))}, a symlink to ${target} (outside the workspace)`;
-      }
-      if (e.isDirectory() && e.name !== ".git" && e.name !== "node_modules")
-        queue.push(path.join(at, e.name));
-    }
-  }
-  return undefined;
-}
-
 /**
  * `mkdir -p a/b/c` also makes a and a/b where they do not exist: those are writes too. Each
  * folder on the path as written is made, `x/../` included (mkdir -p makes x before it goes up).
@@ -196,45 +156,15 @@ export function missingAncestors(p: string, cwd: string): string[] {
   return out;
 }
 
-function isGit(pattern: string): boolean {
-  return /^(\S*\/)?git( |$)/.test(pattern);
-}
-
-/**
- * Whether the repository git would use from `dir` (the nearest `.git` at or above it) has a
- * configuration naming programs that a reading git command runs (`core.fsmonitor` on status, a
- * `filter` or `diff` driver on status and diff, `gpg` on a signature check, a pager), or pulling in
- * other files (`include`): a planted `.git/config`, in the workspace or in a repository nested in
- * it, would turn `git status` into running code. Then git commands leave the read-only set (a rule
- * may still allow them). A `.git` that is a file (a worktree, a submodule) points elsewhere: not
- * read here, so it asks too.
- */
-function repositoryRunsPrograms(dir: string): boolean {
-  for (let at = dir; ; at = path.dirname(at)) {
-    const dotGit = path.join(at, ".git");
-    let isDir: boolean;
-    try {
-      isDir = statSync(dotGit).isDirectory();
-    } catch {
-      if (at === path.dirname(at)) return false; // no repository: git finds none
-      continue;
-    }
-    if (!isDir) return true;
-    let text: string;
-    try {
-      text = readFileSync(path.join(dotGit, "config"), "utf8");
-    } catch {
-      return false; // a .git without a config: git uses the defaults
-    }
-    return /^\s*\[\s*(filter|diff|gpg|include|includeif|pager|credential)\b|^\s*(fsmonitor|pager|sshcommand|askpass|hookspath|editor|textconv|external|worktree)\s*=/im.test(
-      text,
-    );
-  }
-}
-
 /** Whether the line writes into `dir` (or a folder above it, whole): its writes there were approved if it runs. */
 export async function writesInto(command: string, cwd: string, dir: string): Promise<boolean> {
-  const analysis = await analyseCommand(command, os.homedir(), { cwd });
+  let analysis: ShellAnalysis;
+  try {
+    analysis = await analyseCommand(command, os.homedir(), { cwd, budget: new CheckBudget(CHECK_BUDGET_MS) });
+  } catch (error) {
+    if (error instanceof BudgetSpent) return false; // unknown: the protected paths stay read-only
+    throw error;
+  }
   return analysis.writes.some((w) => {
     const abs = path.resolve(cwd, w.path);
     return within(abs, dir) || (w.subtree && within(dir, abs)) || w.via === "git";
@@ -242,7 +172,13 @@ export async function writesInto(command: string, cwd: string, dir: string): Pro
 }
 
 /** The paths of one action as one need; globs expanded now (one that names a `-file` asks: bash would pass it as an option). */
-function pathNeeds(action: "read" | "write", uses: PathUse[], cwd: string, needs: PermissionNeed[]): void {
+function pathNeeds(
+  action: "read" | "write",
+  uses: PathUse[],
+  cwd: string,
+  needs: PermissionNeed[],
+  budget: CheckBudget,
+): void {
   const paths: Array<{ path: string; subtree?: boolean }> = [];
   for (const u of uses) {
     if (!u.glob) {
@@ -250,7 +186,18 @@ function pathNeeds(action: "read" | "write", uses: PathUse[], cwd: string, needs
       if (u.ancestors) for (const a of missingAncestors(u.path, cwd)) paths.push({ path: a });
       continue;
     }
-    const matches = expandWords(u.path, cwd);
+    let matches: string[] | undefined;
+    try {
+      matches = expandWords(u.path, cwd, budget);
+    } catch (error) {
+      if (!(error instanceof GlobUnknown || error instanceof BraceUnknown)) throw error;
+      needs.push({
+        action,
+        patterns: [u.path],
+        floor: { effect: "ask", reason: `${u.via}: ${error.message}` },
+      });
+      continue;
+    }
     const dash = matches?.find((m) => path.posix.basename(m).startsWith("-"));
     if (matches === undefined || dash !== undefined) {
       needs.push({
@@ -290,4 +237,40 @@ function runsFromSystem(pattern: string, cwd: string, workspace: string): boolea
     return !isInside(realpathOfLongestPrefix(candidate), realpathOfLongestPrefix(workspace));
   }
   return true; // not found: it runs nothing
+}
+
+/**
+ * Whether a path the line names lies in the sandbox's private /tmp: lexically and as the kernel
+ * resolves it (a `/tmp/../etc/x` is /etc/x; a `../x` from a folder under /tmp may be anywhere),
+ * and not in a folder the sandbox binds back there (a workspace under /tmp is the real one).
+ */
+function inPrivateTmp(lexical: string, cwd: string, roots: readonly string[]): boolean {
+  const under = (p: string) => p === "/tmp" || p.startsWith("/tmp/");
+  const normal = path.posix.normalize(lexical);
+  const real = resolvePath(lexical, cwd, cwd).real;
+  if (!under(normal) || !under(real)) return false;
+  return !roots.some((r) => {
+    const root = realpathOfLongestPrefix(path.resolve(r));
+    return [normal, real].some((p) => within(p, root) || within(root, p) || within(p, r) || within(r, p));
+  });
+}
+
+/** Folders whose repositories one line's git commands may run in before the line asks. */
+const MAX_GIT_DIRECTORIES = 8;
+
+/**
+ * The first tracked ask-first file a content-printing git command run in `dir` shows: every one
+ * when no pathspec narrows it (or one is a pattern, or magic), else those at or below a pathspec.
+ */
+function trackedShown(facts: RepoFacts, dir: string, pathspecs: readonly string[]): string | undefined {
+  if (facts.toplevel === undefined || facts.askTracked.length === 0) return undefined;
+  const here = path.relative(facts.toplevel, realpathOfLongestPrefix(dir));
+  const specs = pathspecs.map((p) =>
+    p.startsWith(":") || /[*?[]/.test(p) ? "" : path.posix.normalize(path.posix.join(here, p)),
+  );
+  return facts.askTracked.find(
+    (f) =>
+      specs.length === 0 ||
+      specs.some((s) => s === "" || s === "." || f === s || f.startsWith(`${s.replace(/\/$/, "")}/`)),
+  );
 }

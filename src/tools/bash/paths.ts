@@ -1,8 +1,11 @@
 import path from "node:path";
 import type { ShellAnalysis } from "./analysis.js";
-import { expandBraces, GLOB_MAX_MATCHES } from "./expand.js";
+import { BraceUnknown, expandBraces } from "./braces.js";
+import type { CheckBudget } from "./budget.js";
+import { GLOB_MAX_MATCHES, GlobUnknown, isPattern } from "./glob.js";
 import { type LineState, NO_LINKS, resolveFrom, type Scope } from "./scope.js";
-import type { Word } from "./words.js";
+import { procPath } from "./shell-paths.js";
+import { hasBraceExpression, leadingTilde, type Word } from "./words.js";
 
 /**
  * Turns the words a command reads or writes into paths relative to where the line starts, and
@@ -19,15 +22,20 @@ export class PathRecorder {
       /** The absolute folder the line starts in. */
       cwd?: string;
       glob?: (pattern: string, absoluteDir: string) => string[] | undefined;
+      /** $HOME, for a `~` that brace expansion puts at a word's start. */
+      home?: string;
+      /** A glob's names come in an order known now (the C locale's): see Word.expanded. */
+      orderKnown?: boolean;
+      budget?: CheckBudget;
     },
   ) {}
 
-  /** An unquoted glob in an argument: bash puts file names there, and one that starts with `-` is an option. */
   /**
-   * The words an argument becomes: braces expanded (textual, as bash does first), then each
-   * piece with glob characters expanded to the file names it names now (left as written when it
-   * names none). Asks where that cannot be known now: after an earlier command may have changed
-   * the files, in a folder only the run knows, past the cap, or with quoting inside the glob.
+   * The words an argument becomes: braces expanded (textual, on the word as written, as bash does
+   * first), then a leading `~`, then each piece with glob characters expanded to the file names
+   * it names now (left as written when it names none). Asks where that cannot be known now: after
+   * an earlier command may have changed the files, in a folder only the run knows, past the cap,
+   * with quoting inside the pattern, or where bash's answer is not modelled.
    */
   expandArgument(w: Word, scope: Scope): Word[] {
     if (!w.glob || w.value === undefined) return [w];
@@ -35,14 +43,39 @@ export class PathRecorder {
       this.ctx.ask(`the glob ${w.raw}, which mixes quoting into a pattern`, w.raw);
       return [w];
     }
-    const pieces = expandBraces(w.value, GLOB_MAX_MATCHES);
-    if (pieces === undefined) {
-      this.ctx.ask(`the brace expansion ${w.raw}, which names over ${GLOB_MAX_MATCHES} words`, w.raw);
-      return [w];
+    let pieces: string[] | undefined;
+    if (/[$]/.test(w.raw)) {
+      // an expansion's value is not brace-expanded (bash expands braces before it): braces there ask
+      if (hasBraceExpression(w.raw)) {
+        this.ctx.ask(`the brace expansion ${w.raw}, next to a parameter expansion`, w.raw);
+        return [w];
+      }
+      pieces = [w.value];
+    } else {
+      try {
+        pieces = expandBraces(w.raw, GLOB_MAX_MATCHES, this.ctx.budget);
+      } catch (error) {
+        if (!(error instanceof BraceUnknown)) throw error;
+        this.ctx.ask(`${error.message} in ${w.raw}, which bash expands through quote removal`, w.raw);
+        return [w];
+      }
+      if (pieces === undefined) {
+        this.ctx.ask(`the brace expansion ${w.raw}, which names over ${GLOB_MAX_MATCHES} words`, w.raw);
+        return [w];
+      }
+      const home = this.ctx.home;
+      const tilded = pieces.map((p) =>
+        home === undefined ? (p.startsWith("~") ? undefined : p) : leadingTilde(p, home),
+      );
+      if (tilded.some((p) => p === undefined)) {
+        this.ctx.ask(`a ~user or ~ expansion the classifier does not model in ${w.raw}`, w.raw);
+        return [w];
+      }
+      pieces = tilded as string[];
     }
     const out: Word[] = [];
     for (const piece of pieces) {
-      if (!/[*?[]/.test(piece)) {
+      if (!isPattern(piece)) {
         out.push({ ...w, raw: piece, value: piece, glob: false });
         continue;
       }
@@ -57,7 +90,14 @@ export class PathRecorder {
         );
         return [w];
       }
-      const names = dir === undefined || this.ctx.glob === undefined ? undefined : this.ctx.glob(piece, dir);
+      let names: string[] | undefined;
+      try {
+        names = dir === undefined || this.ctx.glob === undefined ? undefined : this.ctx.glob(piece, dir);
+      } catch (error) {
+        if (!(error instanceof GlobUnknown)) throw error;
+        this.ctx.ask(`the glob ${w.raw}: ${error.message}`, w.raw);
+        return [w];
+      }
       if (names === undefined) {
         this.ctx.ask(
           dir === undefined
@@ -67,7 +107,22 @@ export class PathRecorder {
         );
         return [w];
       }
-      for (const n of names) out.push({ ...w, raw: n, value: n, glob: false });
+      // bash lists the folders the pattern walks: a read of their names (below the first folder
+      // with a pattern in it, the whole of it when a later segment has one too)
+      const segments = piece.split("/");
+      const first = segments.findIndex((x) => isPattern(x));
+      const base = segments.slice(0, first).join("/") || (piece.startsWith("/") ? "/" : ".");
+      const deeper = segments.slice(first + 1).some((x) => isPattern(x) || x === "");
+      this.readPath(
+        { ...w, raw: base, value: base, glob: false },
+        scope,
+        { subtree: deeper || segments.length - first > 1 },
+        "glob",
+      );
+      // several names in the locale's order, not known now: which one is a grep pattern, say
+      const several = names.length > 1 && this.ctx.orderKnown !== true;
+      for (const n of names)
+        out.push({ ...w, raw: n, value: n, glob: false, ...(several ? { expanded: true } : {}) });
     }
     return out;
   }
@@ -75,14 +130,21 @@ export class PathRecorder {
   readPath(
     word: Word,
     scope: Scope,
-    opts: { subtree: boolean; base?: string | undefined; contents?: boolean; follows?: boolean },
+    opts: {
+      subtree: boolean;
+      base?: string | undefined;
+      contents?: boolean;
+      follows?: boolean;
+      visible?: boolean;
+    },
     via: string,
   ): void {
     if (word.pipe) return;
     const where = this.place(word, scope, opts, via, "reads");
     if (where === undefined) return;
     if (/^\/dev\/(tcp|udp)\//.test(where)) this.ctx.ask(`a network connection through ${where}`, word.raw);
-    else if (where !== "/dev/null")
+    // devices that hold nothing of anyone's: reading them reads no file
+    else if (!/^\/dev\/(null|zero|full|random|urandom)$/.test(where))
       this.ctx.out.reads.push({
         path: where,
         subtree: opts.subtree,
@@ -90,6 +152,7 @@ export class PathRecorder {
         via,
         ...(opts.contents ? { contents: true } : {}),
         ...(opts.follows ? { follows: true } : {}),
+        ...(opts.visible ? { visible: true } : {}),
       });
   }
 
@@ -134,7 +197,18 @@ export class PathRecorder {
     if (word.value === "") return undefined;
     let cwd = scope.cwd;
     if (opts.base !== undefined && opts.base !== ".") cwd = resolveFrom(opts.base, cwd);
-    const resolved = resolveFrom(word.value, cwd);
+    let resolved = resolveFrom(word.value, cwd);
+    // /proc/self and /dev/fd are the shell's (or its child's, which shares them): not toolplane's
+    const proc = resolved === undefined ? { kind: "plain" as const } : procPath(resolved);
+    if (proc.kind === "unknown") {
+      this.ctx.ask(`${via} ${verb} ${proc.why}`, word.raw);
+      return undefined;
+    }
+    if (proc.kind === "descriptor") return verb === "reads" ? undefined : resolved;
+    if (proc.kind === "moved") {
+      const base = proc.base === "root" ? "/" : scope.cwd;
+      resolved = base === undefined ? undefined : proc.rest === "" ? base : resolveFrom(proc.rest, base);
+    }
     if (resolved === undefined) {
       this.ctx.ask(`${via} ${verb} ${word.value} in a directory only known when it runs`, word.raw);
       return undefined;

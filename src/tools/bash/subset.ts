@@ -3,11 +3,14 @@
 // parser in one place).
 import path from "node:path";
 import { dedupe, type ShellAnalysis } from "./analysis.js";
+import type { CheckBudget } from "./budget.js";
 import { builtin } from "./builtins.js";
 import { classifyCommand, isModelled } from "./commands/index.js";
 import { literal, type Site } from "./commands/site.js";
 import { unwrap } from "./commands/wrappers.js";
+import { posixDifferences } from "./dialect.js";
 import { lexicalConstructs } from "./lexical.js";
+import type { ShellLocale } from "./locale.js";
 import { PathRecorder } from "./paths.js";
 import {
   copy,
@@ -19,9 +22,10 @@ import {
   type Scope,
   unknownCwd,
 } from "./scope.js";
+import { logicalCd, plainCd, procPath } from "./shell-paths.js";
 import type { ParsedShell, ShellNode } from "./shell-tree.js";
 import { assignmentRisk } from "./variables.js";
-import { type Word, wordOf } from "./words.js";
+import { leadingTilde, type Word, wordOf } from "./words.js";
 
 export interface ClassifyOptions {
   /** $HOME, for `~` and `cd` with no operand. */
@@ -36,6 +40,16 @@ export interface ClassifyOptions {
   exported?: ReadonlySet<string>;
   /** The file names a glob names now, as bash expands it (undefined past the cap); absent: globs ask. */
   glob?: (pattern: string, absoluteDir: string) => string[] | undefined;
+  /** The shell's $PWD when the line starts (bash takes the physical directory: no PWD is passed). */
+  pwd?: string;
+  /** A path as the kernel resolves it (symlinks, then `..`): where `cd` lands when bash's logical path fails. */
+  realpath?: (absolute: string) => string;
+  /** Bounds the time the check may take (expansions, scans); absent: unbounded. */
+  budget?: CheckBudget;
+  /** What the shell's locale makes of `$'\u...'` and of a glob's order; absent: neither is known. */
+  locale?: ShellLocale;
+  /** Which shell a name runs (`sh` is dash on Debian): "bash", "dash", or undefined when another or unknown. */
+  shellOf?: (name: string) => "bash" | "dash" | undefined;
 }
 
 /** Statement nodes of the subset; anything else is named and asked. */
@@ -50,6 +64,31 @@ const OUTSIDE: Record<string, string> = {
 };
 
 const MAX_DEPTH = 200;
+
+/** Commands that treat every operand alike: the order of a glob's names does not change what they do. */
+const ORDER_FREE = new Set([
+  "ls",
+  "cat",
+  "head",
+  "tail",
+  "wc",
+  "nl",
+  "rev",
+  "stat",
+  "du",
+  "file",
+  "md5sum",
+  "sha1sum",
+  "sha256sum",
+  "sha512sum",
+  "tree",
+  "echo",
+  "rm",
+  "rmdir",
+  "unlink",
+  "touch",
+  "mkdir",
+]);
 
 /**
  * Classifies a parsed command line against the subset of bash it models exactly: simple commands
@@ -74,18 +113,24 @@ class Walker {
     private readonly out: ShellAnalysis,
     private readonly line: LineState,
     private readonly nesting: number,
+    /** "posix": the script runs under sh (dash, or bash in POSIX mode): what those read otherwise asks. */
+    private readonly dialect: "bash" | "posix" = "bash",
   ) {
     this.paths = new PathRecorder({
       out,
       line,
       ask: (reason, text) => this.ask(reason, text),
+      home: options.home,
+      orderKnown: options.locale?.codepointOrder === true,
       ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
       ...(options.glob !== undefined ? { glob: options.glob } : {}),
+      ...(options.budget !== undefined ? { budget: options.budget } : {}),
     });
   }
 
   program(parsed: ParsedShell, scope: Scope): Outcome {
     for (const c of lexicalConstructs(parsed.source)) this.ask(c.construct, c.text);
+    if (this.dialect === "posix") for (const c of posixDifferences(parsed)) this.ask(c.construct, c.text);
     if (parsed.hasError) this.ask("text bash would not parse the same way", parsed.source);
     return this.sequence(parsed.root.children, scope, 0);
   }
@@ -114,6 +159,7 @@ class Walker {
   }
 
   private statement(n: ShellNode, scope: Scope, depth: number): Outcome {
+    this.options.budget?.check();
     const same = { ok: scope, any: scope };
     if (depth > MAX_DEPTH) {
       this.ask("the command line nests too deeply to check", this.text(n));
@@ -198,6 +244,12 @@ class Walker {
 
   /** Commands inside a construct outside the subset: still classified, so a deny rule sees them. */
   private inside(n: ShellNode, scope: Scope, depth: number): void {
+    // the line is one ask already; past this depth its deeper commands are not listed (a crafted
+    // line nested 20,000 deep overflowed the stack here)
+    if (depth > MAX_DEPTH) {
+      this.ask("the command line nests too deeply to check", this.text(n));
+      return;
+    }
     for (const c of n.children) {
       if (c.type === "command" || c.type === "command_substitution" || c.type === "process_substitution") {
         if (c.type === "command") this.statement(c, copy(scope), depth);
@@ -293,9 +345,12 @@ class Walker {
         const v = scope.vars.get(name);
         if (v !== undefined) return v ?? undefined;
         if (name === "HOME") return this.options.home;
+        // bash keeps $PWD as its logical directory (set at start from the physical one)
+        if (name === "PWD") return this.pwdOf(scope);
         return undefined;
       },
       outside: (construct: string, text: string) => this.ask(construct, text),
+      utf8Escapes: this.options.locale?.utf8 === true,
     };
   }
 
@@ -315,7 +370,7 @@ class Walker {
         continue;
       }
       if (c.broken) this.ask(OUTSIDE.ERROR!, this.text(c));
-      stack.push(...c.children);
+      for (const x of c.children) stack.push(x);
     }
   }
 
@@ -346,6 +401,11 @@ class Walker {
       return;
     }
     const word = this.word(dests[0]!, scope, depth);
+    if (word.glob) {
+      // bash expands it and fails on more than one word: not worth modelling
+      this.ask("a redirection to a glob or brace expansion", this.text(n));
+      return;
+    }
     if (op === ">&" || op === "<&") {
       if (word.value === "-" || (word.value !== undefined && /^[0-2]-?$/.test(word.value))) return;
       if (word.value !== undefined && /^\d+-?$/.test(word.value)) {
@@ -417,7 +477,15 @@ class Walker {
     if (valueNode?.type === "array") this.ask("array assignment", this.text(a));
     const risk = assignmentRisk(name, this.options.exported ?? new Set(), forCommand);
     if (risk !== undefined) this.ask(risk, this.text(a));
-    const value = valueNode === undefined ? "" : this.word(valueNode, scope, depth).value;
+    let value = valueNode === undefined ? "" : this.word(valueNode, scope, depth).value;
+    // in an assignment bash expands a `~` after each `:` too (`PATH=a:~/bin`)
+    if (value !== undefined && valueNode?.type === "word" && /:~/.test(this.text(valueNode))) {
+      const parts = value.split(":").map((p, i) => (i === 0 ? p : leadingTilde(p, this.options.home)));
+      if (parts.some((p) => p === undefined)) {
+        this.ask("~user expansion", this.text(a));
+        value = undefined;
+      } else value = parts.join(":");
+    }
     if (!forCommand) scope.vars.set(name, value ?? null);
     return name;
   }
@@ -557,6 +625,15 @@ class Walker {
     // bash expands braces and globs into words before the command sees them: so does the check
     // (`uniq dash/*` may be `uniq IN OUT`; a file named `--pre=sh` becomes an option)
     args = args.flatMap((a) => this.paths.expandArgument(a, scope));
+    // a glob's names in an order only the locale knows: fine where every operand is a path alike
+    if (args.some((a) => a.expanded) && !ORDER_FREE.has(name.value)) {
+      this.ask(
+        `${name.value} is given the names a glob matched, in an order that depends on the shell's locale`,
+        text,
+      );
+      this.line.dirty = this.line.linked = true;
+      return unknownCwd(scope);
+    }
     const wrapped = unwrap(name.value, args);
     if (wrapped !== undefined) {
       if ("ask" in wrapped) {
@@ -592,7 +669,7 @@ class Walker {
             patterns: [words.map(shown).join(" ")],
             ...(readOnly && !printsEnvironment(args) ? { readOnly } : {}),
           }),
-        cd: (target) => this.cd(target, scope),
+        cd: (target, physical) => this.cd(target, scope, physical),
       });
       if (b === null) return same;
       if (b !== undefined) return b;
@@ -664,7 +741,12 @@ class Walker {
           walker.paths.readPath(
             w,
             s,
-            { ...o, contents: opts.contents === true, follows: opts.follows === true },
+            {
+              ...o,
+              contents: opts.contents === true,
+              follows: opts.follows === true,
+              visible: opts.visible === true,
+            },
             base,
           ),
         );
@@ -679,14 +761,28 @@ class Walker {
       script(word) {
         if (word.value === undefined) return this.ask(`${base} -c runs a script only known when it runs`);
         if (walker.nesting > 8) return this.ask(`${base} -c nests too deeply to check`);
+        // the script is read by the shell that runs it: sh is dash on Debian, bash in POSIX mode elsewhere
+        const kind = base === "bash" ? "bash" : walker.options.shellOf?.(command);
+        if (kind === undefined || (base !== "bash" && base !== "sh" && base !== kind))
+          return this.ask(`${base} -c: ${base} here is a shell whose reading of the script is not modelled`);
         const parsed = walker.options.parse(word.value);
-        new Walker(parsed.source, walker.options, walker.out, walker.line, walker.nesting + 1).program(
-          parsed,
-          copy(scope),
-        );
+        new Walker(
+          parsed.source,
+          walker.options,
+          walker.out,
+          walker.line,
+          walker.nesting + 1,
+          base === "bash" ? "bash" : "posix",
+        ).program(parsed, copy(scope));
       },
       readOnly(form) {
         readOnly = form;
+      },
+      repository(dir, how) {
+        const at = resolveFrom(dir, scope.cwd);
+        if (at === undefined) return this.ask("git runs in a directory only known when it runs");
+        if (procPath(at).kind !== "plain") return this.ask(`git runs in ${at}, the process's own directory`);
+        use.git = { dir: at, ...how };
       },
     };
     classifyCommand(site);
@@ -696,21 +792,47 @@ class Walker {
     return same;
   }
 
-  private cd(target: Word | undefined, scope: Scope): Outcome {
-    let dir: string | undefined;
-    if (target === undefined) dir = this.options.home;
-    else if (target.value !== undefined && target.value !== "-" && !target.glob)
-      dir = resolveFrom(target.value, scope.cwd);
-    const ok = { ...copy(scope), cwd: dir };
-    const absolute =
-      dir === undefined
-        ? undefined
-        : this.options.cwd === undefined
-          ? undefined
-          : path.posix.resolve(this.options.cwd, dir);
-    // `cd x; rm f` runs rm here when x is not a folder: the directory is known only when cd cannot fail
-    const sure = absolute !== undefined && !this.line.dirty && this.options.isDir?.(absolute) === true;
-    return { ok, any: sure ? ok : { ...copy(scope), cwd: dir === scope.cwd ? dir : undefined } };
+  /**
+   * `cd`: bash's logical directory (`cd link/..` is where the link is), kept as an absolute path
+   * with no `..` in it, so that a path joined to it reaches, through the kernel, the folder the
+   * shell is in. Known after the line only when the cd cannot fail (`cd x; rm f` runs rm here
+   * when x is not a folder) or, for `&&`, on the branch where it succeeded.
+   */
+  private cd(target: Word | undefined, scope: Scope, physical: boolean): Outcome {
+    let value: string | undefined;
+    if (target === undefined) value = this.options.home;
+    else if (target.value !== undefined && target.value !== "-" && !target.glob) value = target.value;
+    const pwd = this.pwdOf(scope);
+    const stay = { ...copy(scope) };
+    if (value === "") return { ok: stay, any: stay };
+    let next: string | undefined;
+    let sure = false;
+    if (value === undefined) next = undefined;
+    else if (pwd === undefined) {
+      // no directory to start from (a classification without one): only a plain relative join
+      next = value.split("/").includes("..") ? undefined : resolveFrom(value, scope.cwd);
+    } else if (this.line.dirty || this.options.isDir === undefined)
+      next = physical ? undefined : plainCd(pwd, value);
+    else {
+      const isDir = this.options.isDir;
+      const joined = value.startsWith("/") ? value : `${pwd}/${value}`;
+      // bash tries the logical path first and, where that fails, the path as the kernel walks it
+      const logical = physical ? undefined : logicalCd(pwd, value, isDir);
+      const real = logical ?? this.options.realpath?.(joined);
+      if (real !== undefined && isDir(real)) {
+        next = logical ?? real;
+        sure = true;
+      }
+    }
+    const ok = { ...copy(scope), cwd: next };
+    return { ok, any: sure ? ok : { ...copy(scope), cwd: next === scope.cwd ? next : undefined } };
+  }
+
+  /** The shell's $PWD in this scope: absolute, or undefined when unknown (or no start was given). */
+  private pwdOf(scope: Scope): string | undefined {
+    const start = this.options.pwd ?? this.options.cwd;
+    if (scope.cwd === undefined || start === undefined) return undefined;
+    return path.posix.resolve(start, scope.cwd);
   }
 }
 

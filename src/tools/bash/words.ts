@@ -12,6 +12,8 @@ export interface Word {
   unknown?: string;
   /** The word is a process substitution: bash passes a pipe (/dev/fd/63), never a file. */
   pipe?: boolean;
+  /** One of several file names a glob named: where it stands among them is the locale's sort order. */
+  expanded?: boolean;
   /** The node, for the substitutions inside it. */
   node: ShellNode;
 }
@@ -22,6 +24,8 @@ export interface WordEnv {
   lookup(name: string): string | undefined;
   /** A construct outside the modelled subset: the whole call asks, naming it. */
   outside(construct: string, text: string): void;
+  /** `$'\u00e9'` makes the character's UTF-8 bytes: the shell's locale is known to be C.UTF-8 (locale.ts). */
+  utf8Escapes?: boolean;
 }
 
 /** Unquoted, these characters make bash split a value into words or expand it as a glob. */
@@ -84,10 +88,10 @@ function evaluate(
       add(text.slice(1, -1));
       return;
     case "ansi_c_string": {
-      const decoded = decodeAnsiC(text.slice(2, -1));
+      const decoded = decodeAnsiC(text.slice(2, -1), env.utf8Escapes === true);
       if (decoded === undefined) {
         env.outside(
-          "ANSI-C string with an escape bash decodes differently ($'\\c', a NUL or a non-ASCII byte)",
+          "ANSI-C string with an escape bash decodes differently ($'\\c', a NUL, a non-ASCII byte, or a character above ASCII where the shell's locale is not known to be C.UTF-8)",
           text,
         );
         add(undefined, text);
@@ -186,14 +190,56 @@ function expansionConstruct(node: ShellNode, source: string): string {
 
 /** `~` and `~/...` at a word's start are $HOME; `~user` is outside the subset. */
 function tilde(value: string, first: boolean, home: string, env: WordEnv, text: string): string | undefined {
-  if (!first || !text.startsWith("~")) return value;
+  if (!first) return value;
+  // bash also expands `~` after the `=` and each `:` of an argument that looks like an assignment
+  // (`cat x=~/.ssh/id_rsa` reads x=$HOME/.ssh/id_rsa)
+  const assignment = /^[A-Za-z_][A-Za-z0-9_]*=/.exec(text);
+  if (assignment && !/['"\\$]/.test(text)) {
+    const name = assignment[0];
+    const parts = value.slice(name.length).split(":");
+    const out = parts.map((p) => leadingTilde(p, home));
+    if (out.some((p) => p === undefined)) {
+      env.outside("~user expansion", text);
+      return undefined;
+    }
+    return name + out.join(":");
+  }
+  if (!text.startsWith("~")) return value;
+  const done = leadingTilde(value, home);
+  if (done === undefined) env.outside("~user expansion", text);
+  return done;
+}
+
+/** A leading `~` or `~/` is $HOME; undefined for `~user` (and `~+`, `~-`), which are not modelled. */
+export function leadingTilde(value: string, home: string): string | undefined {
+  if (!value.startsWith("~")) return value;
   if (value === "~" || value.startsWith("~/")) return home + value.slice(1);
-  env.outside("~user expansion", text);
   return undefined;
 }
 
-/** `*`, `?`, `[...]` or `{a,b}` outside quotes and escapes. */
+/**
+ * Whether bash may brace-expand some part of the text: a `{` (not `${`), then a `,` or `..` and a
+ * `}` with no brace between. An over-approximation (escapes are not read) in one pass.
+ */
+export function hasBraceExpression(text: string): boolean {
+  let open = false;
+  let separator = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === "{") {
+      open = text[i - 1] !== "$";
+      separator = false;
+    } else if (c === "}") {
+      if (open && separator) return true;
+      open = false;
+    } else if (c === "," || (c === "." && text[i + 1] === ".")) separator = true;
+  }
+  return false;
+}
+
+/** `*`, `?`, `[...]` or `{a,b}` outside quotes and escapes. One pass: a line is untrusted and may be 128 KiB of `[`. */
 export function hasUnquotedGlob(text: string): boolean {
+  const lastClose = text.lastIndexOf("]");
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
     if (c === "\\") {
@@ -201,10 +247,9 @@ export function hasUnquotedGlob(text: string): boolean {
       continue;
     }
     if (c === "*" || c === "?") return true;
-    if (c === "[" && text.indexOf("]", i + 2) > i) return true;
-    if (c === "{" && /^\{[^{}]*(,|\.\.)[^{}]*\}/.test(text.slice(i))) return true;
+    if (c === "[" && lastClose >= i + 2) return true;
   }
-  return false;
+  return hasBraceExpression(text);
 }
 
 function unescapeWord(text: string): string {
@@ -233,10 +278,11 @@ const SIMPLE_ESCAPES: Record<string, string> = {
 
 /**
  * Decodes `$'...'` as bash does; undefined where the result would not be plain text bash and we
- * agree on: `\c` (control characters), a NUL (bash cuts the string there), or a byte escape
- * above 0x7f (bash makes a byte, not a character).
+ * agree on: `\c` (control characters), a NUL (bash cuts the string there), a byte escape above
+ * 0x7f (bash makes a byte, not a character), or a `\u`/`\U` above ASCII unless `utf8` (bash
+ * encodes it for the locale: under C it writes `\u00E9` out as text).
  */
-export function decodeAnsiC(body: string): string | undefined {
+export function decodeAnsiC(body: string, utf8 = false): string | undefined {
   let bad = false;
   const decoded = body.replace(
     /\\(x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{1,4}|U[0-9a-fA-F]{1,8}|[0-7]{1,3}|c.?|.)/gs,
@@ -245,7 +291,7 @@ export function decodeAnsiC(body: string): string | undefined {
       if (esc[0] === "x" && esc.length > 1) code = Number.parseInt(esc.slice(1), 16);
       else if ((esc[0] === "u" || esc[0] === "U") && esc.length > 1) {
         const cp = Number.parseInt(esc.slice(1), 16);
-        if (cp === 0 || cp > 0x10ffff) bad = true;
+        if (cp === 0 || cp > 0x10ffff || (cp > 0x7f && !utf8) || (cp >= 0xd800 && cp <= 0xdfff)) bad = true;
         return bad ? "" : String.fromCodePoint(cp);
       } else if (/^[0-7]+$/.test(esc)) code = Number.parseInt(esc, 8);
       else if (esc[0] === "c") {

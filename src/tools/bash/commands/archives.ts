@@ -49,6 +49,10 @@ export const tar: Handler = (s) => {
     has(p, "--delete")
   ) {
     for (const f of file) if (f !== "-") s.write(f === "\0" ? dynamicWord(f) : f);
+    // what goes into the archive is read, whole folders (-C moves where: not followed here)
+    if (valuesOf(p, "-C", "--directory").length > 0)
+      return s.ask("tar -C reads its inputs from another folder");
+    for (const w of operands) s.read(w, { subtree: true, contents: true });
   }
 };
 
@@ -62,6 +66,7 @@ export const unzip: Handler = (s) => {
 export const zip: Handler = (s) => {
   const p = parseOptions(s.args, { short: "bnPtx", long: [] });
   if (p.operands.length > 0) s.write(p.operands[0]!);
+  for (const w of p.operands.slice(1)) s.read(w, { subtree: true, contents: true });
   if (has(p, "-m", "--move")) each(s, p.operands.slice(1), true);
 };
 
@@ -121,5 +126,6 @@ export const rsync: Handler = (s) => {
   const dest = p.operands[p.operands.length - 1]!;
   if (dest.value !== undefined && /^[^/]*:/.test(dest.value)) return; // remote: nothing written here
   s.write(dest, { subtree: true });
+  for (const w of p.operands.slice(0, -1)) s.read(w, { subtree: true });
   if (has(p, "--remove-source-files")) each(s, p.operands.slice(0, -1), true);
 };

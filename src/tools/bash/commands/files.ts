@@ -31,6 +31,9 @@ export const copyLike =
     });
     const targetDir = valuesOf(p, "-t", "--target-directory");
     const recursive = removesSources || has(p, "-r", "-R", "--recursive", "-a", "--archive");
+    // the sources are read (whole folders with -r): `cp .env x.txt` gives .env's contents another name
+    const sources = targetDir.length > 0 ? p.operands : p.operands.slice(0, -1);
+    for (const w of sources) s.read(w, recursive ? { subtree: true } : {});
     if (targetDir.length > 0) {
       for (const d of targetDir) s.write(d === "\0" ? dynamicWord(d) : d, { subtree: recursive });
       if (removesSources) each(s, p.operands, true);
@@ -66,6 +69,7 @@ export const install: Handler = (s) => {
   });
   const targetDir = valuesOf(p, "-t", "--target-directory");
   if (has(p, "-d", "--directory")) return each(s, p.operands);
+  for (const w of targetDir.length > 0 ? p.operands : p.operands.slice(0, -1)) s.read(w);
   if (targetDir.length > 0) for (const d of targetDir) s.write(d);
   else if (p.operands.length > 1) s.write(p.operands[p.operands.length - 1]!);
 };
@@ -81,10 +85,11 @@ export const tee: Handler = (s) => {
 export const dd: Handler = (s) => {
   for (const w of s.args) {
     if (w.value === undefined) {
-      if (/^of=/.test(w.raw)) s.ask(`dd writes to a file only known when it runs (${w.raw})`);
+      if (/^[io]f=/.test(w.raw)) s.ask(`dd opens a file only known when it runs (${w.raw})`);
       continue;
     }
     if (w.value.startsWith("of=")) s.write(w.value.slice(3));
+    if (w.value.startsWith("if=")) s.read(w.value.slice(3));
   }
 };
 

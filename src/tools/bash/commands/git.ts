@@ -1,5 +1,6 @@
 import { has, parseOptions } from "../options.js";
 import type { Word } from "../words.js";
+import { CONTENT, configRead, readsOf } from "./git-reads.js";
 import { type Handler, joinDir, literal } from "./site.js";
 
 /** Git subcommands that only look; every other one writes the repository, most also the tree. */
@@ -166,16 +167,7 @@ export const git: Handler = (s) => {
       (values.length === 0 ||
         onlyFlags("-v", "--verbose") ||
         ["show", "get-url"].includes(values[0] ?? ""))) ||
-    (sub === "config" &&
-      values.some(
-        (v) =>
-          v === "--get" ||
-          v === "--get-all" ||
-          v === "--list" ||
-          v === "-l" ||
-          v === "--get-regexp" ||
-          v === "get",
-      )) ||
+    (sub === "config" && configRead(values as string[]) !== "writes") ||
     (sub === "stash" && ["list", "show"].includes(values[0] ?? "")) ||
     (sub === "worktree" && values[0] === "list") ||
     (sub === "submodule" && (values.length === 0 || values[0] === "status")) ||
@@ -187,12 +179,21 @@ export const git: Handler = (s) => {
   if (reads) {
     if (unknownArg !== undefined)
       return s.ask(`git ${sub} is given an argument only known when it runs (${unknownArg.raw})`);
-    s.read(baseWord ?? ".", { subtree: true });
-    // `git show HEAD:.env` prints a file from the history: the read tool's checks apply to its path
-    for (const w of rest) {
-      const spec = /^[^-:][^:]*:(.+)$/.exec(w.value ?? "");
-      if (spec) s.read(spec[1]!.replace(/^\.\//, ""));
+    if (sub === "config") {
+      const why = configRead(values as string[]);
+      if (why !== undefined) return s.ask(`git config ${why}`);
     }
+    const read = readsOf(sub, rest);
+    if (read.ask !== undefined) return s.ask(read.ask);
+    s.read(baseWord ?? ".", { subtree: true });
+    for (const f of read.files) s.read(f, { base });
+    // `git grep --untracked` opens every file the index does not hold: the work tree's contents
+    if (read.untracked) s.read(".", { subtree: true, contents: true, base });
+    if (base === undefined) return s.ask("git runs in a directory only known when it runs");
+    s.repository(base, {
+      contents: CONTENT.has(sub) || (sub === "log" && read.patch),
+      pathspecs: read.pathspecs,
+    });
     // these read but reach the network or run gpg: a rule decides them
     const outward = ["ls-remote", "fetch", "push", "verify-commit", "verify-tag", "var"].includes(sub);
     if (!outward && !(sub === "remote" && values[0] === "show")) s.readOnly(`git ${sub}, read-only form`);
@@ -243,4 +244,5 @@ export const git: Handler = (s) => {
     return;
   }
   s.write(".", { subtree: GIT_TREE.has(sub), base });
+  s.repository(base, { contents: false, pathspecs: [] });
 };

@@ -1,7 +1,8 @@
-import type { StrictSpec } from "../options.js";
-
 // The option tables of the default read-only set (GNU coreutils and friends), kept apart from the
 // logic that reads them (readonly.ts). Hand-written from each command's manual: no library has them.
+// Over 400 lines for that reason: each table is one command's complete option list.
+
+import type { StrictSpec } from "../options.js";
 
 export interface ReadOnlySpec extends StrictSpec {
   /** Options whose value is a path the command reads. */
@@ -14,6 +15,10 @@ export interface ReadOnlySpec extends StrictSpec {
   recursive?: readonly string[];
   /** A recursive read opens every file's contents (diff -r), so permissions.askFiles below it apply. */
   contents?: boolean;
+  /** Options that make a recursive read follow symlinks (ls -L, du -L): it is judged on what they lead to. */
+  follows?: readonly string[];
+  /** A recursive read follows symlinks unless one of these is given (diff -r without --no-dereference). */
+  followsUnless?: readonly string[];
   /** With no operand the command reads this (`ls` the current folder); else standard input. */
   noOperand?: string;
   /** Operands are not paths at all (echo-like): nothing is read. */
@@ -72,6 +77,7 @@ export const SPECS: Record<string, ReadOnlySpec> = {
     ],
     longOptional: ["color", "colour", "hyperlink", "classify"],
     recursive: ["-R", "--recursive"],
+    follows: ["-L", "--dereference"],
     noOperand: ".",
   },
   cat: {
@@ -206,6 +212,7 @@ export const SPECS: Record<string, ReadOnlySpec> = {
     readOptions: ["--from-file", "--to-file"],
     recursive: ["-r", "--recursive"],
     contents: true,
+    followsUnless: ["--no-dereference"],
   },
   cmp: {
     flags: "blsv",
@@ -245,6 +252,7 @@ export const SPECS: Record<string, ReadOnlySpec> = {
     ],
     longValued: ["block-size", "max-depth", "threshold", "time-style", "exclude"],
     recursive: ["*"],
+    follows: ["-L", "--dereference"],
     noOperand: ".",
   },
   basename: {
@@ -388,6 +396,7 @@ export const SPECS: Record<string, ReadOnlySpec> = {
     long: ["noreport", "dirsfirst", "filesfirst", "inodes", "device", "du", "prune", "help", "version"],
     longValued: ["charset", "filelimit", "timefmt", "sort"],
     recursive: ["*"],
+    follows: ["-l"],
     noOperand: ".",
   },
 };

@@ -45,10 +45,14 @@ function readPaths(s: Site, spec: ReadOnlySpec, options: Map<string, string[]>, 
     for (const v of options.get(key) ?? []) s.read(v === "\0" ? dynamicWord(v) : v);
   }
   const contents = recursive && spec.contents === true;
-  if (operands.length === 0 && spec.noOperand !== undefined)
-    s.read(spec.noOperand, { subtree: recursive, contents });
+  const follows =
+    recursive &&
+    ((spec.follows ?? []).some((o) => options.has(o)) ||
+      (spec.followsUnless !== undefined && !spec.followsUnless.some((o) => options.has(o))));
+  const how = { subtree: recursive, contents, ...(follows ? { follows: true } : {}) };
+  if (operands.length === 0 && spec.noOperand !== undefined) s.read(spec.noOperand, how);
   for (const o of operands) {
     if (o.value === "-") continue;
-    s.read(o, { subtree: recursive, contents });
+    s.read(o, how);
   }
 }

@@ -154,6 +154,7 @@ const RG: StrictSpec = {
     "stats",
     "files",
     "no-config",
+    "search-zip",
     "type-list",
     "version",
     "pcre2-version",
@@ -190,6 +191,9 @@ const RG: StrictSpec = {
     "colors",
     "hyperlink-format",
     "ignore-file",
+    "pre",
+    "pre-glob",
+    "hostname-bin",
   ],
   longOptional: ["color", "colour"],
 };
@@ -197,18 +201,21 @@ const RG: StrictSpec = {
 /** rg options that run a program: --pre runs a preprocessor, -z runs decompressors, --hostname-bin a program. */
 const RG_RUNS = ["--pre", "--pre-glob", "--hostname-bin", "-z", "--search-zip"];
 
+/** rg options whose globs and types let files in past the hidden and ignore rules (`rg -g .env`). */
+const RG_WHITELISTS = ["-g", "--glob", "--iglob", "-t", "--type", "--type-add"];
+
 export const rg: Handler = (s) => {
-  const runs = s.args
-    .map((a) => a.value ?? "")
-    .filter((v) => RG_RUNS.some((o) => v === o || v.startsWith(`${o}=`)));
-  if (runs.length > 0) return s.ask(`rg ${runs[0]!.split("=")[0]} runs another program`);
+  // parsed first: `-iz` is `-i -z`, and a value (`-e -z`) is no option
   const p = strictOptions(s.args, RG);
   if (unknownOptions(s, p.unknown)) return;
+  const runs = RG_RUNS.find((o) => p.options.has(o));
+  if (runs !== undefined) return s.ask(`rg ${runs} runs another program`);
   for (const key of ["-f", "--file", "--ignore-file"]) for (const f of p.options.get(key) ?? []) read(s, f);
   const listing = p.options.has("--files") || p.options.has("--type-list");
   const patternGiven = ["-e", "--regexp", "-f", "--file"].some((o) => p.options.has(o));
   const operands = listing || patternGiven ? p.operands : p.operands.slice(1);
-  // rg skips hidden and ignored files (.env among them) unless told otherwise
+  // rg skips hidden and ignored files (.env among them) unless told otherwise: a glob or a type
+  // it is given, or an ignore file's `!` line, lets them in past that (scan.ts reads the files)
   const everything = [
     "-u",
     "--unrestricted",
@@ -218,9 +225,14 @@ export const rg: Handler = (s) => {
     "--no-ignore-dot",
     "--no-ignore-vcs",
     "--no-ignore-files",
+    ...RG_WHITELISTS,
   ].some((o) => p.options.has(o));
   const follows = p.options.has("-L") || p.options.has("--follow");
-  const at = { subtree: true, contents: everything || follows, ...(follows ? { follows: true } : {}) };
+  const at = {
+    subtree: true,
+    ...(listing ? {} : everything || follows ? { contents: true } : { visible: true }),
+    ...(follows ? { follows: true } : {}),
+  };
   if (operands.length === 0) s.read(".", at);
   for (const o of operands) if (o.value !== "-") s.read(o, at);
   s.readOnly("rg, read-only form");
@@ -300,8 +312,14 @@ const FIND_READS = new Set(["-newer", "-anewer", "-cnewer", "-samefile"]);
 export const find: Handler = (s) => {
   const roots: Word[] = [];
   let i = 0;
-  // leading options (-H -L -P -O3), then the roots, then the expression
-  while (i < s.args.length && /^-(H|L|P|O\d*)$/.test(s.args[i]!.value ?? "")) i++;
+  // leading options (-H -L -P -O3), then the roots, then the expression; the last of -L and -P wins
+  let follows = false;
+  while (i < s.args.length && /^-(H|L|P|O\d*)$/.test(s.args[i]!.value ?? "")) {
+    const v = s.args[i]!.value;
+    if (v === "-L") follows = true;
+    else if (v === "-P" || v === "-H") follows = false;
+    i++;
+  }
   while (i < s.args.length) {
     const v = s.args[i]!.value;
     if (v !== undefined && (v.startsWith("-") || v === "(" || v === "!" || v === ",")) break;
@@ -314,6 +332,7 @@ export const find: Handler = (s) => {
     const w = s.args[i]!;
     const v = w.value;
     if (v === undefined) return s.ask(`find is given an expression only known when it runs (${w.raw})`);
+    if (v === "-follow") follows = true;
     if (FIND_FLAGS.has(v)) continue;
     if (FIND_VALUED.has(v)) {
       i++;
@@ -346,7 +365,8 @@ export const find: Handler = (s) => {
         `find ${v}: a test or action the classifier does not know (it may write or run a program)`,
       );
   }
-  for (const r of roots) s.read(r, { subtree: true });
+  // -L and -follow walk into what symlinks lead to: judged on everything it can reach (scan.ts)
+  for (const r of roots) s.read(r, { subtree: true, ...(follows ? { follows: true } : {}) });
   if (readOnly) s.readOnly("find without -exec, -delete or -fprint");
 };
 

@@ -13,7 +13,13 @@ export interface Site {
   /** Reads a file or folder (the read tool's checks apply to it): a word, or a path the handler made. */
   read(
     target: Word | string,
-    opts?: { subtree?: boolean; base?: string | undefined; contents?: boolean; follows?: boolean },
+    opts?: {
+      subtree?: boolean;
+      base?: string | undefined;
+      contents?: boolean;
+      follows?: boolean;
+      visible?: boolean;
+    },
   ): void;
   /** The command does something the classifier does not model: the call must ask, naming it. */
   ask(reason: string): void;
@@ -23,6 +29,12 @@ export interface Site {
   script(text: Word): void;
   /** The command is in the default read-only set in this form (it runs with no rule). */
   readOnly(form: string): void;
+  /**
+   * git runs in `dir` (relative to where the command runs): the repository found there decides
+   * whether it stays read-only (git-repos.ts). `contents`: it prints tracked files' contents, of
+   * those the pathspecs name (none: all).
+   */
+  repository(dir: string, how: { contents: boolean; pathspecs: string[] }): void;
 }
 
 export type Handler = (site: Site) => void;
