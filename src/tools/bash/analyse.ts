@@ -3,10 +3,11 @@ import os from "node:os";
 import path from "node:path";
 import { realpathOfLongestPrefix, resolvePath } from "../../permissions/paths.js";
 import type { ShellAnalysis } from "./analysis.js";
-import type { CheckBudget } from "./budget.js";
+import { BudgetSpent, type CheckBudget } from "./budget.js";
 import { expandPathname } from "./glob.js";
 import { setsLocale, shellLocale } from "./locale.js";
 import { bashParser, type ParsedShell } from "./parser.js";
+import { ParseStopped } from "./shell-tree.js";
 import { simpleShell } from "./simple.js";
 import { type ClassifyOptions, classifyShell } from "./subset.js";
 
@@ -77,10 +78,17 @@ export async function analyseCommand(
   }
   const parser = await bashParser();
   budget?.check();
-  return classifyShell(
-    parser.parse(command),
-    options((s) => parser.parse(s)),
-  );
+  // the parse of a long line is most of the check's time: it stops at the budget too
+  const parse = (s: string): ParsedShell => {
+    if (budget === undefined) return parser.parse(s);
+    try {
+      return parser.parse(s, () => budget.spent());
+    } catch (error) {
+      if (error instanceof ParseStopped) throw new BudgetSpent(budget.limitMs);
+      throw error;
+    }
+  };
+  return classifyShell(parse(command), options(parse));
 }
 
 function searchableDir(absolute: string): boolean {

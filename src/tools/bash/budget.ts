@@ -25,6 +25,11 @@ export class CheckBudget {
     if (this.now() > this.deadline) throw new BudgetSpent(this.limitMs);
   }
 
+  /** True once the deadline has passed (for work that polls rather than throws: the parse). */
+  spent(): boolean {
+    return this.now() > this.deadline;
+  }
+
   /** Milliseconds left (0 when spent). */
   remaining(): number {
     return Math.max(0, this.deadline - this.now());

@@ -1,5 +1,5 @@
 import { createRequire } from "node:module";
-import { copyTree, parsedShell, type ShellCursor, type ShellParser } from "./shell-tree.js";
+import { copyTree, ParseStopped, parsedShell, type ShellCursor, type ShellParser } from "./shell-tree.js";
 
 /**
  * The part of tree-sitter's Parser this file uses, written here rather than imported: tree-sitter
@@ -7,7 +7,11 @@ import { copyTree, parsedShell, type ShellCursor, type ShellParser } from "./she
  */
 interface NativeParser {
   setLanguage(language: unknown): void;
-  parse(source: string): { walk(): ShellCursor; rootNode: { hasError: boolean } };
+  parse(
+    source: string,
+    oldTree?: null,
+    options?: { progressCallback?: (index: number, hasError: boolean) => boolean },
+  ): { walk(): ShellCursor; rootNode: { hasError: boolean } } | null;
 }
 
 /**
@@ -28,9 +32,10 @@ export async function nativeBashParser(): Promise<ShellParser> {
   parser.setLanguage({ language: bash.language });
   return {
     engine: "native",
-    parse(source) {
-      const tree = parser.parse(source);
-      return parsedShell(source, copyTree(tree.walk()), tree.rootNode.hasError);
+    parse(source, stop) {
+      const tree = parser.parse(source, null, stop ? { progressCallback: () => stop() } : {});
+      if (!tree) throw stop?.() ? new ParseStopped() : new Error("the shell parser returned no tree");
+      return parsedShell(source, copyTree(tree.walk(), stop), tree.rootNode.hasError);
     },
   };
 }

@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import type { Language } from "web-tree-sitter";
 import { importModule } from "../../util/import-module.js";
-import { copyTree, parsedShell, type ShellParser } from "./shell-tree.js";
+import { copyTree, ParseStopped, parsedShell, type ShellParser } from "./shell-tree.js";
 
 /**
  * tree-sitter-bash on web-tree-sitter: both wasm files ship in their npm packages (no native
@@ -23,14 +23,16 @@ export async function wasmBashParser(): Promise<ShellParser> {
   parser.setLanguage(language);
   return {
     engine: "wasm",
-    parse(source) {
+    parse(source, stop) {
       // the wasm tree and cursor live in the module's own memory: freed here, not by the GC
-      const tree = parser.parse(source);
-      if (!tree) throw new Error("the shell parser returned no tree");
+      // (its d.ts types the callback's result void, but a true cancels the parse as in the native one)
+      const progressCallback = stop ? (stop as () => void) : undefined;
+      const tree = parser.parse(source, null, progressCallback ? { progressCallback } : {});
+      if (!tree) throw stop?.() ? new ParseStopped() : new Error("the shell parser returned no tree");
       try {
         const cursor = tree.walk();
         try {
-          return parsedShell(source, copyTree(cursor), tree.rootNode.hasError);
+          return parsedShell(source, copyTree(cursor, stop), tree.rootNode.hasError);
         } finally {
           cursor.delete();
         }

@@ -30,8 +30,20 @@ export type ParserEngine = "native" | "wasm";
 
 export interface ShellParser {
   readonly engine: ParserEngine;
-  /** Parses a command line into plain nodes. */
-  parse(source: string): ParsedShell;
+  /**
+   * Parses a command line into plain nodes. `stop` is asked now and then during the parse (a
+   * 128 KiB line takes tree-sitter most of a second on a loaded machine); once it says true the
+   * parse ends with ParseStopped.
+   */
+  parse(source: string, stop?: () => boolean): ParsedShell;
+}
+
+/** Thrown by ShellParser.parse when its `stop` asked it to end. */
+export class ParseStopped extends Error {
+  constructor() {
+    super("the shell parse was stopped");
+    this.name = "ParseStopped";
+  }
 }
 
 /** What both runtimes' tree cursors offer, as far as copying a tree needs. */
@@ -47,8 +59,12 @@ export interface ShellCursor {
   gotoParent(): boolean;
 }
 
-/** Copies the subtree under the cursor, iteratively (a deeply nested command cannot overflow the stack). */
-export function copyTree(cursor: ShellCursor): ShellNode {
+/**
+ * Copies the subtree under the cursor, iteratively (a deeply nested command cannot overflow the
+ * stack). A 128 KiB line can make 130,000 nodes, as long to copy as to parse: `stop` is asked
+ * every 1,024 nodes, and a true ends the copy with ParseStopped.
+ */
+export function copyTree(cursor: ShellCursor, stop?: () => boolean): ShellNode {
   const make = (): ShellNode => ({
     type: cursor.nodeType,
     field: cursor.currentFieldName ?? undefined,
@@ -61,7 +77,8 @@ export function copyTree(cursor: ShellCursor): ShellNode {
   const root = make();
   const stack: ShellNode[] = [root];
   if (!cursor.gotoFirstChild()) return root;
-  for (;;) {
+  for (let copied = 1; ; copied++) {
+    if (stop !== undefined && copied % 1024 === 0 && stop()) throw new ParseStopped();
     const node = make();
     stack[stack.length - 1]!.children.push(node);
     if (cursor.gotoFirstChild()) {

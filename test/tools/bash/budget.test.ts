@@ -1,5 +1,10 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import { analyseCommand } from "../../../src/tools/bash/analyse.js";
+import { BudgetSpent, CheckBudget } from "../../../src/tools/bash/budget.js";
 import { bashNeeds } from "../../../src/tools/bash/needs.js";
+import { nativeBashParser } from "../../../src/tools/bash/parser-native.js";
+import { wasmBashParser } from "../../../src/tools/bash/parser-wasm.js";
+import { ParseStopped } from "../../../src/tools/bash/shell-tree.js";
 import { tempDir } from "../../helpers/tmp.js";
 
 // The check's time budget, on an injected clock: a line is untrusted input, and a check that has
@@ -44,5 +49,40 @@ describe("the check's time budget", () => {
     let t = 0;
     const needs = await bashNeeds(line, context(), { now: () => (t += 300), budgetMs: 1_000_000 });
     expect(needs.some((n) => n.floor?.reason.includes("budget"))).toBe(false);
+  });
+});
+
+describe("the parse stops at the budget too", () => {
+  // a 128 KiB line costs tree-sitter most of a second on a loaded machine: the check's largest
+  // single step, so the parser is asked now and then whether to go on
+  const long = `cat ${"[[:".repeat(40_000)}`;
+  it.each([
+    ["native", nativeBashParser],
+    ["wasm", wasmBashParser],
+  ] as const)(
+    "the %s runtime ends a parse when stop says so, and parses in full when it never does",
+    async (_engine, load) => {
+      const parser = await load().catch(() => undefined);
+      if (parser === undefined) return expect(_engine).toBe("native"); // the optional binding did not load
+      let asked = 0;
+      expect(() => parser.parse(long, () => ++asked > 10)).toThrow(ParseStopped);
+      expect(asked).toBeLessThan(20); // a full parse of it polls thousands of times
+      let polled = 0;
+      const full = parser.parse(long, () => {
+        polled++;
+        return false;
+      });
+      expect(polled).toBeGreaterThan(100);
+      expect(full.root.type).toBe("program");
+    },
+  );
+
+  it("the check hands its budget to the parse: a line past it stops in the parser", async () => {
+    let readings = 0;
+    // the clock stands still for the checks before the parse, then the budget is spent
+    const budget = new CheckBudget(800, () => (++readings > 3 ? 1_000 : 0));
+    const spent = vi.spyOn(budget, "spent");
+    await expect(analyseCommand(long, "/nonexistent-home", { budget })).rejects.toThrow(BudgetSpent);
+    expect(spent).toHaveBeenCalled();
   });
 });
