@@ -3,8 +3,10 @@ import { displayCall } from "../../declare/display.js";
 import type { ToolResult } from "../../execute/index.js";
 import { couldComeFrom, MCP_NAME_PREFIX } from "../../mcp/names.js";
 import { cliApprover } from "../approve.js";
+import { browserOpener, cliLogin } from "../browser.js";
 import { NOT_READ_HINT, openCallSession } from "../call-session.js";
 import { type CommonOptions, printJson, say, UsageError } from "../common.js";
+import { cliElicitation } from "../elicit.js";
 import { openToolplane } from "../open.js";
 
 interface CallOptions extends CommonOptions {
@@ -26,8 +28,16 @@ export const action = async (tool: string, opts: CallOptions) => {
       `--args is not JSON (${(error as Error).message}); quote it for the shell, e.g. --args '{"path": "README.md"}'`,
     );
   }
-  // only the MCP server the name points at is started: a call of a built-in never waits for one
-  const plane = await openToolplane(opts, { mcpServers: (server) => couldComeFrom(server, tool) });
+  // only the MCP server the name points at is started: a call of a built-in never waits for one.
+  // A server that asks for a login gets it inline when a browser can be opened; its elicitation
+  // is answered as an ask is (--yes: the schema's defaults; a terminal: the form)
+  const opener = browserOpener();
+  const onElicitation = cliElicitation(opts);
+  const plane = await openToolplane(opts, {
+    mcpServers: (server) => couldComeFrom(server, tool),
+    ...(opener ? { mcpLogin: cliLogin(opener, say) } : {}),
+    ...(onElicitation ? { onElicitation } : {}),
+  });
   try {
     const session = opts.session === undefined ? undefined : await openCallSession(plane, opts.session);
     // a person names the tool directly: a deferred one is loaded as tool_search would for a model

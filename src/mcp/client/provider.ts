@@ -5,7 +5,9 @@ import { DEFAULT_START_TIMEOUT_MS, type McpServerConfig, providerName } from "..
 import { qualifyToolNames } from "../names.js";
 import { isMcpError } from "../sdk.js";
 import { MESSAGE_TOO_LARGE } from "../stdio/client-transport.js";
-import { McpConnection, messageOf } from "./connection.js";
+import { type ConnectionOptions, connectionOptions, McpConnection, messageOf } from "./connection.js";
+import { isNeedsLogin } from "./oauth/errors.js";
+import type { McpLoginHook } from "./oauth/session.js";
 import { type CallRemote, checkRemoteTool, mcpTool } from "./tool.js";
 
 export interface Backoff {
@@ -24,11 +26,15 @@ export const DEFAULT_BACKOFF: Backoff = { initialMs: 1_000, maxMs: 60_000, stabl
 /** MCP tools come after built-ins in a layer: a built-in wins a name conflict. */
 export const MCP_PROVIDER_RANK = 500;
 
-export interface McpProviderOptions {
+export interface McpProviderOptions extends Pick<ConnectionOptions, "onElicitation"> {
   server: string;
   config: McpServerConfig;
   log?: (line: string) => void;
   backoff?: Backoff;
+  /** The folder of MCP login files ($TOOLPLANE_HOME/mcp-oauth): HTTP servers use OAuth with it. */
+  loginsDir?: string;
+  /** Sends a person to an authorization page; without it, a server that needs login says so. */
+  login?: McpLoginHook;
 }
 
 interface Listed {
@@ -52,9 +58,12 @@ export class McpProvider implements Provider<AnyTool> {
   readonly namespace: string;
   readonly rank = MCP_PROVIDER_RANK;
   readonly server: string;
-  /** The registry's bound on one listing: the server's own start timeout, with a margin to report it. */
-  readonly timeoutMs: number;
+  /** The registry's bound on a listing: the start timeout and a margin, plus two logins where a person is asked. */
+  get timeoutMs(): number {
+    return this.startTimeoutMs + 2_000 + 2 * (this.connection.oauth?.loginTimeoutMs ?? 0);
+  }
   private readonly config: McpServerConfig;
+  private readonly startTimeoutMs: number;
   private readonly log: (line: string) => void;
   private readonly backoff: Backoff;
   private conn: McpConnection | undefined;
@@ -77,15 +86,18 @@ export class McpProvider implements Provider<AnyTool> {
   /** The last list's tools by key (qualified name + listed JSON): an unchanged tool keeps its object. */
   private toolCache = new Map<string, AnyTool>();
   private readonly taskOnlyLogged = new Set<string>();
+  /** What each connection gets: the server's OAuth state (see connectionOptions) and elicitation handler. */
+  readonly connection: ConnectionOptions;
 
   constructor(options: McpProviderOptions) {
     this.server = options.server;
     this.config = options.config;
-    this.timeoutMs = (options.config.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS) + 2_000;
+    this.startTimeoutMs = options.config.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS;
     this.name = providerName(options.server);
     this.namespace = this.name;
     this.log = options.log ?? (() => {});
     this.backoff = options.backoff ?? DEFAULT_BACKOFF;
+    this.connection = connectionOptions(options);
   }
 
   /** Wires the registry's `changed()` for this provider. */
@@ -129,8 +141,10 @@ export class McpProvider implements Provider<AnyTool> {
         throw new Error(`MCP server "${this.server}": ${error.message.replace(/^MCP error -?\d+: /, "")}`);
       }
       // A JSON-RPC error is the server answering; anything else (refused, reset, expired HTTP
-      // session) means the session is gone: drop it so the next read or call reconnects.
-      if (!isMcpError(error) && !options.signal.aborted) this.lost(conn, messageOf(error));
+      // session) means the session is gone: drop it so the next read or call reconnects. A call
+      // that needs a login (a step-up) leaves the session as it is.
+      if (!isMcpError(error) && !isNeedsLogin(error) && !options.signal.aborted)
+        this.lost(conn, messageOf(error));
       throw error;
     }
   };
@@ -187,10 +201,15 @@ export class McpProvider implements Provider<AnyTool> {
   }
 
   private async start(): Promise<McpConnection> {
-    const conn: McpConnection = new McpConnection(this.server, this.config, {
-      toolsChanged: () => this.relist(conn),
-      lost: (reason) => this.lost(conn, reason),
-    });
+    const conn: McpConnection = new McpConnection(
+      this.server,
+      this.config,
+      {
+        toolsChanged: () => this.relist(conn),
+        lost: (reason) => this.lost(conn, reason),
+      },
+      this.connection,
+    );
     this.starting = conn;
     try {
       await conn.connect();

@@ -1,0 +1,202 @@
+// OAuth for HTTP MCP servers along the user's path: `toolplane mcp login` through a browser (a
+// $BROWSER that follows redirects as a browser does), the login kept under $TOOLPLANE_HOME, calls
+// that use and refresh it, `needs login` where no browser can be opened, logout, a corrupt login
+// file, and a project that names its own server like the one the user logged in to. The servers
+// are the MCP SDK's own authorization server and protected resource (test/helpers/mcp-http.ts).
+import { chmodSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ROOT } from "../helpers/cli.js";
+import { type OAuthMcpServer, runCliAsync, startOAuthMcpServer } from "../helpers/mcp-http.js";
+import { tempDir, tempProject } from "../helpers/tmp.js";
+
+const FOLLOW = path.join(ROOT, "test", "mcp", "conformance", "browser.mjs");
+
+/** A $BROWSER that must not be used: it leaves a file behind when it is. */
+function refusingBrowser(): { command: string; used: () => boolean } {
+  const dir = tempDir("tp-nobrowser-");
+  const mark = path.join(dir, "opened");
+  const command = path.join(dir, "browser.sh");
+  writeFileSync(command, `#!/bin/sh\necho "$1" > ${JSON.stringify(mark)}\nexit 1\n`);
+  chmodSync(command, 0o755);
+  return { command, used: () => existsSync(mark) };
+}
+
+/** A project whose .toolplane/config.json names `servers`, and the user's home beside it. */
+function project(servers: Record<string, unknown>, home?: string) {
+  const p = tempProject({ ".toolplane/config.json": JSON.stringify({ mcp: { servers } }) });
+  const env = { ...p.bareEnv, HOME: home ?? p.home };
+  return { ...p, env, toolplaneHome: path.join(env.HOME, ".config", "toolplane") };
+}
+
+const loginDir = (toolplaneHome: string) => path.join(toolplaneHome, "mcp-oauth");
+const loginFiles = (toolplaneHome: string) =>
+  existsSync(loginDir(toolplaneHome))
+    ? readdirSync(loginDir(toolplaneHome)).map((f) => path.join(loginDir(toolplaneHome), f))
+    : [];
+
+let server: OAuthMcpServer;
+let evil: OAuthMcpServer;
+beforeAll(async () => {
+  [server, evil] = await Promise.all([startOAuthMcpServer(), startOAuthMcpServer()]);
+});
+afterAll(async () => {
+  await Promise.all([server?.close(), evil?.close()]);
+});
+
+describe("a server that needs a login", () => {
+  it("catalog and call say `needs login: toolplane mcp login NAME`; nothing opens a browser", async () => {
+    const p = project({ remote: { url: server.url } });
+    const browser = refusingBrowser();
+    const env = { ...p.env, BROWSER: browser.command };
+    const catalog = await runCliAsync(["catalog", "--json"], { cwd: p.repo, env });
+    const problems = JSON.parse(catalog.stdout).problems as Array<{ provider: string; reason: string }>;
+    expect(problems).toContainEqual(
+      expect.objectContaining({
+        provider: "mcp:remote",
+        reason: 'MCP server "remote" needs login: toolplane mcp login remote',
+      }),
+    );
+    expect(browser.used()).toBe(false);
+    // no browser can be opened (no $BROWSER, no display): the call says the same, as its result
+    const call = await runCliAsync(["call", "mcp__remote__whoami", "--json"], { cwd: p.repo, env: p.env });
+    expect(call.code).toBe(1);
+    expect(JSON.parse(call.stdout).error.message).toContain(
+      'MCP server "remote" needs login: toolplane mcp login remote',
+    );
+    expect(loginFiles(p.toolplaneHome)).toEqual([]);
+  });
+});
+
+describe("toolplane mcp login / logout", () => {
+  it("logs in through the browser, keeps the login 0600 in $TOOLPLANE_HOME, never prints it, and calls use it", async () => {
+    const p = project({ remote: { url: server.url } });
+    const login = await runCliAsync(["mcp", "login", "remote", "--json"], {
+      cwd: p.repo,
+      env: { ...p.env, BROWSER: FOLLOW },
+    });
+    expect(login.code, login.stderr).toBe(0);
+    const out = JSON.parse(login.stdout);
+    expect(out).toMatchObject({
+      server: "remote",
+      url: server.url,
+      loggedIn: true,
+      scopes: ["mcp:tools"],
+      tools: 1,
+    });
+    expect(out.file.startsWith(`${loginDir(p.toolplaneHome)}${path.sep}`)).toBe(true);
+    expect(statSync(out.file).mode & 0o777).toBe(0o600);
+    expect(statSync(loginDir(p.toolplaneHome)).mode & 0o777).toBe(0o700);
+    const stored = JSON.parse(readFileSync(out.file, "utf8"));
+    expect(stored.serverUrl).toBe(server.url);
+    for (const secret of [stored.tokens.access_token, stored.tokens.refresh_token]) {
+      expect(login.stdout + login.stderr).not.toContain(secret);
+    }
+    // nothing was written into the project
+    expect(readdirSync(path.join(p.repo, ".toolplane"))).toEqual(["config.json"]);
+
+    // a call uses the stored login: no browser
+    const browser = refusingBrowser();
+    const call = await runCliAsync(["call", "mcp__remote__whoami", "--json"], {
+      cwd: p.repo,
+      env: { ...p.env, BROWSER: browser.command },
+    });
+    expect(call.code, call.stderr).toBe(0);
+    expect(JSON.parse(call.stdout).content[0].text).toMatch(/^client \S+ scopes mcp:tools$/);
+    expect(browser.used()).toBe(false);
+
+    const logout = await runCliAsync(["mcp", "logout", "remote", "--json"], { cwd: p.repo, env: p.env });
+    expect(JSON.parse(logout.stdout)).toMatchObject({
+      server: "remote",
+      loggedOut: true,
+      removed: [out.file],
+    });
+    expect(existsSync(out.file)).toBe(false);
+    const after = await runCliAsync(["catalog", "--json"], { cwd: p.repo, env: p.env });
+    expect(JSON.stringify(JSON.parse(after.stdout).problems)).toContain(
+      "needs login: toolplane mcp login remote",
+    );
+  });
+
+  it("`toolplane call` logs in inline when a browser can be opened", async () => {
+    const p = project({ remote: { url: server.url } });
+    const before = server.seen.authorizations;
+    const call = await runCliAsync(["call", "mcp__remote__whoami", "--json"], {
+      cwd: p.repo,
+      env: { ...p.env, BROWSER: FOLLOW },
+    });
+    expect(call.code, call.stderr).toBe(0);
+    expect(JSON.parse(call.stdout).content[0].text).toMatch(/scopes mcp:tools$/);
+    expect(call.stderr).toContain('MCP server "remote" asks you to log in; opening your browser at:');
+    expect(server.seen.authorizations).toBe(before + 1);
+    expect(loginFiles(p.toolplaneHome)).toHaveLength(1);
+  });
+
+  it("a token the server no longer accepts is refreshed without a browser", async () => {
+    const p = project({ remote: { url: server.url } });
+    const logged = await runCliAsync(["mcp", "login", "remote"], {
+      cwd: p.repo,
+      env: { ...p.env, BROWSER: FOLLOW },
+    });
+    expect(logged.code, logged.stderr).toBe(0);
+    server.forgetAccessTokens();
+    const refreshes = server.seen.refreshes;
+    const call = await runCliAsync(["call", "mcp__remote__whoami", "--json"], { cwd: p.repo, env: p.env });
+    expect(call.code, call.stderr).toBe(0);
+    expect(server.seen.refreshes).toBe(refreshes + 1);
+  });
+
+  it("a corrupt or loosely readable login file is a clear error that says what to do; logout clears it", async () => {
+    const p = project({ remote: { url: server.url } });
+    await runCliAsync(["mcp", "login", "remote"], { cwd: p.repo, env: { ...p.env, BROWSER: FOLLOW } });
+    const [file] = loginFiles(p.toolplaneHome) as [string];
+    chmodSync(file, 0o644);
+    const loose = await runCliAsync(["catalog", "--json"], { cwd: p.repo, env: p.env });
+    expect(JSON.stringify(JSON.parse(loose.stdout).problems)).toContain(
+      `${file} can be read by others (mode 644); a login must be yours alone; toolplane keeps MCP logins there: remove it (or run toolplane mcp logout remote)`,
+    );
+    writeFileSync(file, "{ not json", { mode: 0o600 });
+    chmodSync(file, 0o600);
+    const corrupt = await runCliAsync(["call", "mcp__remote__whoami", "--json"], { cwd: p.repo, env: p.env });
+    expect(corrupt.code).toBe(1);
+    expect(JSON.parse(corrupt.stdout).error.message).toContain(`${file} is not JSON`);
+    const logout = await runCliAsync(["mcp", "logout", "remote", "--json"], { cwd: p.repo, env: p.env });
+    expect(JSON.parse(logout.stdout).removed).toEqual([file]);
+  });
+
+  it("a stdio server or an unknown name is bad usage", async () => {
+    const p = project({ local: { command: "true" } });
+    const stdio = await runCliAsync(["mcp", "login", "local"], { cwd: p.repo, env: p.env });
+    expect(stdio.code).toBe(2);
+    const unknown = await runCliAsync(["mcp", "logout", "nope"], { cwd: p.repo, env: p.env });
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('no MCP server "nope" in mcp.servers');
+  });
+});
+
+describe("a login belongs to the server's URL, not to its name", () => {
+  it("a project that names its own server like the one the user logged in to never gets that token", async () => {
+    const home = tempDir("tp-home-");
+    const work = project({ work: { url: server.url } }, home);
+    const logged = await runCliAsync(["mcp", "login", "work"], {
+      cwd: work.repo,
+      env: { ...work.env, BROWSER: FOLLOW },
+    });
+    expect(logged.code, logged.stderr).toBe(0);
+    const token = JSON.parse(readFileSync(loginFiles(work.toolplaneHome)[0] as string, "utf8")).tokens
+      .access_token;
+    // another repository, untrusted, calls its server "work" too, at its own address
+    const attack = project({ work: { url: evil.url } }, home);
+    const call = await runCliAsync(["call", "mcp__work__whoami", "--json"], {
+      cwd: attack.repo,
+      env: attack.env,
+    });
+    expect(JSON.parse(call.stdout).error.message).toContain("needs login: toolplane mcp login work");
+    expect(evil.seen.bearers.length).toBeGreaterThan(0);
+    expect(evil.seen.bearers.some((b) => b.includes(token))).toBe(false);
+    expect(evil.seen.bearers.every((b) => b === "")).toBe(true);
+    // and the user's own server still has its login
+    const own = await runCliAsync(["call", "mcp__work__whoami", "--json"], { cwd: work.repo, env: work.env });
+    expect(own.code, own.stderr).toBe(0);
+  });
+});
