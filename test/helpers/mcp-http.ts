@@ -273,7 +273,7 @@ export async function startOAuthMcpServer(
 /**
  * A plain MCP server (no auth) whose tool `ask` sends the client `elicitation/create` with the
  * message and requestedSchema given as its arguments, and answers what came back as JSON text.
- * `tell` answers "told" (a tool that asks nothing).
+ * `tell` answers "told" (a tool that asks nothing); `caps`, the capabilities the client declared.
  */
 export async function startElicitingServer(): Promise<{ url: string; close(): Promise<void> }> {
   const { Server } = await sdk("server/index.js");
@@ -304,12 +304,17 @@ export async function startElicitingServer(): Promise<{ url: string; close(): Pr
             },
           },
           { name: "tell", description: "asks nothing", inputSchema: { type: "object" } },
+          { name: "caps", description: "the client's capabilities", inputSchema: { type: "object" } },
         ],
       }));
       server.setRequestHandler(
         CallToolRequestSchema,
         async (request: { params: { name: string; arguments?: Record<string, unknown> } }) => {
           if (request.params.name === "tell") return { content: [{ type: "text", text: "told" }] };
+          if (request.params.name === "caps")
+            return {
+              content: [{ type: "text", text: JSON.stringify(server.getClientCapabilities() ?? {}) }],
+            };
           const { message, schema } = request.params.arguments as { message: string; schema: unknown };
           try {
             // the SDK's own request (not elicitInput) so a schema the SDK would check is sent as given

@@ -41,6 +41,7 @@ const buildLoose = (z: typeof import("zod").z) => ({
     structuredContent: z.unknown().optional(),
     isError: z.unknown().optional(),
   }),
+  elicit: z.looseObject({ method: z.literal("elicitation/create"), params: z.unknown().optional() }),
 });
 let loose: ReturnType<typeof buildLoose> | undefined;
 const looseSchemas = () => (loose ??= buildLoose(baseSdk().z));
@@ -127,8 +128,13 @@ export class McpConnection {
     });
     if (onElicitation) {
       const answerer = new ElicitationAnswerer(this.server, onElicitation);
-      client.setRequestHandler(sdk.ElicitRequestSchema, (request, extra) =>
-        answerer.answer(request.params, extra.signal),
+      // Registered as Protocol's handler, past Client's wrapper: that one answers a schema outside
+      // the SDK's union with its whole zod error tree (kilobytes, naming no field), where
+      // toolplane's own check (ElicitationAnswerer) names the field and the rule, and checks the answer.
+      const register = Object.getPrototypeOf(sdk.Client.prototype)
+        .setRequestHandler as Client["setRequestHandler"];
+      register.call(client, looseSchemas().elicit, (request, extra) =>
+        answerer.answer((request as { params?: unknown }).params, extra.signal),
       );
     }
     const transport = this.makeTransport();

@@ -26,16 +26,16 @@ export class ElicitationAnswerer {
   ) {}
 
   async answer(params: unknown, signal: AbortSignal): Promise<ElicitationAnswer> {
-    const { McpError, ErrorCode } = baseSdk();
+    const { ErrorCode } = baseSdk();
     let form: ReturnType<typeof readElicitation>;
     try {
       form = readElicitation(params);
     } catch (error) {
-      if (error instanceof ElicitationRefused) throw new McpError(ErrorCode.InvalidParams, error.message);
+      if (error instanceof ElicitationRefused) throw rpcError(ErrorCode.InvalidParams, error.message);
       throw error;
     }
     if (this.pending >= MAX_PENDING_ELICITATIONS)
-      throw new McpError(
+      throw rpcError(
         ErrorCode.InvalidParams,
         `toolplane refused the elicitation request: ${MAX_PENDING_ELICITATIONS} are already waiting for an answer`,
       );
@@ -60,17 +60,26 @@ export class ElicitationAnswerer {
     const action = (answer as { action?: unknown } | undefined)?.action;
     if (action === "decline" || action === "cancel") return { action };
     if (action !== "accept")
-      throw new McpError(
+      throw rpcError(
         ErrorCode.InternalError,
         `the elicitation handler answered ${JSON.stringify(action)}, not accept, decline or cancel`,
       );
     const content = (answer as { content?: unknown }).content ?? {};
     const problems = answerProblems(form.fields, content);
     if (problems.length > 0)
-      throw new McpError(
+      throw rpcError(
         ErrorCode.InternalError,
         `the answer to the elicitation did not fit its form: ${problems.join("; ")}`,
       );
     return { action: "accept", content: content as Record<string, never> };
   }
+}
+
+/**
+ * The error a request handler throws to answer with this code and message. Not an McpError: the
+ * SDK sends a thrown error's message as it is, and McpError's starts with "MCP error -32602: ",
+ * which the other side's McpError then prefixes again.
+ */
+function rpcError(code: number, message: string): Error {
+  return Object.assign(new Error(message), { code });
 }

@@ -132,13 +132,13 @@ function readField(name: string, raw: unknown, required: boolean): ElicitationFi
   if (raw === null || typeof raw !== "object" || Array.isArray(raw))
     throw new ElicitationRefused(`${at} is not a schema object`);
   const s = raw as Record<string, unknown>;
-  for (const key of Object.keys(s))
-    if (!KEYS.has(key))
-      throw new ElicitationRefused(`${at} uses "${key}", which elicitation schemas do not allow`);
   if (typeof s.type !== "string" || !TYPES.has(s.type))
     throw new ElicitationRefused(
       `${at} has type ${JSON.stringify(s.type)}; allowed: string, number, integer, boolean, array`,
     );
+  for (const key of Object.keys(s))
+    if (!KEYS.has(key))
+      throw new ElicitationRefused(`${at} uses "${key}", which elicitation schemas do not allow`);
   const field: ElicitationField = { name, required, type: s.type as ElicitationField["type"] };
   text(s, "title", at, field);
   text(s, "description", at, field);

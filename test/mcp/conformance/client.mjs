@@ -5,7 +5,7 @@
 // of the tool the scenario expects (`toolplane catalog` for initialize, whose server has none), in
 // a fresh HOME and $TOOLPLANE_HOME. The CLI's own entry point runs in this process: the same code
 // as `toolplane` on a PATH, without a second Node start per scenario.
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -31,8 +31,14 @@ const oauth =
     ? { clientId: context.client_id, clientSecret: context.client_secret }
     : { clientMetadataUrl: "https://conformance-test.local/client-metadata.json" };
 
-const home = mkdtempSync(path.join(process.env.TP_CONFORMANCE_TMP ?? tmpdir(), "client-"));
-process.on("exit", () => rmSync(home, { recursive: true, force: true }));
+const tmp = process.env.TP_CONFORMANCE_TMP ?? tmpdir();
+const home = mkdtempSync(path.join(tmp, "client-"));
+process.on("exit", (code) => {
+  rmSync(home, { recursive: true, force: true });
+  // the suite keeps a client's output but not its exit code, which the test checks too
+  if (process.env.TP_CONFORMANCE_TMP)
+    writeFileSync(path.join(tmp, `${scenario.replace(/\//g, "_")}.exit`), String(code));
+});
 process.env.HOME = home;
 process.env.TOOLPLANE_HOME = path.join(home, "toolplane");
 
@@ -47,6 +53,8 @@ process.argv = [
   "--cwd",
   home,
   "--set",
-  `mcp.servers=${JSON.stringify({ conformance: { url, oauth } })}`,
+  // the suite starts all its clients at once: on a small loaded machine initialize can take longer
+  // than the default 8 s (a user's setting, and a test of nothing in the protocol)
+  `mcp.servers=${JSON.stringify({ conformance: { url, oauth, startTimeoutMs: 30_000 } })}`,
 ];
 await import(pathToFileURL(CLI).href);
