@@ -91,7 +91,10 @@ function verdicts(out: string, tmp: string): Record<string, string> {
         .map((c) => `${c.status} ${c.id}${c.errorMessage ? `: ${c.errorMessage}` : ""}`);
       const exitFile = path.join(tmp, `${scenario.replace(/\//g, "_")}.exit`);
       const exit = existsSync(exitFile) ? Number(readFileSync(exitFile, "utf8")) : null;
-      if (exit !== 0 && !CLIENT_MAY_FAIL.has(scenario)) bad.push(`the client exited ${exit}`);
+      if (exit !== 0 && !CLIENT_MAY_FAIL.has(scenario)) {
+        const said = readFileSync(path.join(full, "stderr.txt"), "utf8").replace(/\s+/g, " ").slice(-400);
+        bad.push(`the client exited ${exit} (stderr: ${said})`);
+      }
       found[scenario] = bad.length === 0 ? "pass" : bad.join("; ");
     }
   };
