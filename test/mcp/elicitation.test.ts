@@ -116,7 +116,7 @@ const project = () =>
   });
 const ask = (schema: unknown) => JSON.stringify({ message: "Set up your account", schema });
 
-describe("toolplane call", () => {
+describe.concurrent("toolplane call", () => {
   it("--yes accepts with the schema's defaults, and declines when a required field has none", async () => {
     const p = project();
     const [accepted, declined] = await Promise.all([
@@ -142,20 +142,17 @@ describe("toolplane call", () => {
 
   it("with no one to answer (no --yes, no terminal) the client does not offer elicitation", async () => {
     const p = project();
-    const [caps, asked] = await Promise.all([
+    const [caps, asked, withYes] = await Promise.all([
       runCliAsync(["call", "mcp__forms__caps", "--json"], { cwd: p.repo, env: p.bareEnv }),
       runCliAsync(["call", "mcp__forms__ask", "--json", "--args", ask(DEFAULTS_FORM)], {
         cwd: p.repo,
         env: p.bareEnv,
       }),
+      runCliAsync(["call", "mcp__forms__caps", "--yes", "--json"], { cwd: p.repo, env: p.bareEnv }),
     ]);
     expect(JSON.parse(JSON.parse(caps.stdout).content[0].text)).toEqual({});
     // the server asked anyway: it got an error, the tool's answer says so
     expect(JSON.parse(asked.stdout).content[0].text).toContain("error: MCP error -32601: Method not found");
-    const withYes = await runCliAsync(["call", "mcp__forms__caps", "--yes", "--json"], {
-      cwd: p.repo,
-      env: p.bareEnv,
-    });
     expect(JSON.parse(JSON.parse(withYes.stdout).content[0].text)).toEqual({ elicitation: { form: {} } });
   });
 

@@ -44,12 +44,26 @@ afterAll(async () => {
   await Promise.all([server?.close(), evil?.close()]);
 });
 
-describe("a server that needs a login", () => {
+/** A server of the test's own, for tests that count what it saw or disturb its tokens. */
+async function withOwnServer(test: (own: OAuthMcpServer) => Promise<void>): Promise<void> {
+  const own = await startOAuthMcpServer();
+  try {
+    await test(own);
+  } finally {
+    await own.close();
+  }
+}
+
+// Each test has its own project and home; they run at once (each is a few CLI runs in a row).
+describe.concurrent("OAuth through the CLI", () => {
   it("catalog and call say `needs login: toolplane mcp login NAME`; nothing opens a browser", async () => {
     const p = project({ remote: { url: server.url } });
     const browser = refusingBrowser();
-    const env = { ...p.env, BROWSER: browser.command };
-    const catalog = await runCliAsync(["catalog", "--json"], { cwd: p.repo, env });
+    // the call has no browser to open (no $BROWSER, no display): it answers the same, as its result
+    const [catalog, call] = await Promise.all([
+      runCliAsync(["catalog", "--json"], { cwd: p.repo, env: { ...p.env, BROWSER: browser.command } }),
+      runCliAsync(["call", "mcp__remote__whoami", "--json"], { cwd: p.repo, env: p.env }),
+    ]);
     const problems = JSON.parse(catalog.stdout).problems as Array<{ provider: string; reason: string }>;
     expect(problems).toContainEqual(
       expect.objectContaining({
@@ -58,18 +72,14 @@ describe("a server that needs a login", () => {
       }),
     );
     expect(browser.used()).toBe(false);
-    // no browser can be opened (no $BROWSER, no display): the call says the same, as its result
-    const call = await runCliAsync(["call", "mcp__remote__whoami", "--json"], { cwd: p.repo, env: p.env });
     expect(call.code).toBe(1);
     expect(JSON.parse(call.stdout).error.message).toContain(
       'MCP server "remote" needs login: toolplane mcp login remote',
     );
     expect(loginFiles(p.toolplaneHome)).toEqual([]);
   });
-});
 
-describe("toolplane mcp login / logout", () => {
-  it("logs in through the browser, keeps the login 0600 in $TOOLPLANE_HOME, never prints it, and calls use it", async () => {
+  it("mcp login goes through the browser, keeps the login 0600 in $TOOLPLANE_HOME, never prints it; calls use it; logout forgets it", async () => {
     const p = project({ remote: { url: server.url } });
     const login = await runCliAsync(["mcp", "login", "remote", "--json"], {
       cwd: p.repo,
@@ -89,9 +99,8 @@ describe("toolplane mcp login / logout", () => {
     expect(statSync(loginDir(p.toolplaneHome)).mode & 0o777).toBe(0o700);
     const stored = JSON.parse(readFileSync(out.file, "utf8"));
     expect(stored.serverUrl).toBe(server.url);
-    for (const secret of [stored.tokens.access_token, stored.tokens.refresh_token]) {
+    for (const secret of [stored.tokens.access_token, stored.tokens.refresh_token])
       expect(login.stdout + login.stderr).not.toContain(secret);
-    }
     // nothing was written into the project
     expect(readdirSync(path.join(p.repo, ".toolplane"))).toEqual(["config.json"]);
 
@@ -119,63 +128,68 @@ describe("toolplane mcp login / logout", () => {
   });
 
   it("`toolplane call` logs in inline when a browser can be opened", async () => {
-    const p = project({ remote: { url: server.url } });
-    const before = server.seen.authorizations;
-    const call = await runCliAsync(["call", "mcp__remote__whoami", "--json"], {
-      cwd: p.repo,
-      env: { ...p.env, BROWSER: FOLLOW },
+    await withOwnServer(async (own) => {
+      const p = project({ remote: { url: own.url } });
+      const call = await runCliAsync(["call", "mcp__remote__whoami", "--json"], {
+        cwd: p.repo,
+        env: { ...p.env, BROWSER: FOLLOW },
+      });
+      expect(call.code, call.stderr).toBe(0);
+      expect(JSON.parse(call.stdout).content[0].text).toMatch(/scopes mcp:tools$/);
+      expect(call.stderr).toContain('MCP server "remote" asks you to log in; opening your browser at:');
+      expect(own.seen).toMatchObject({ registrations: 1, authorizations: 1 });
+      expect(loginFiles(p.toolplaneHome)).toHaveLength(1);
     });
-    expect(call.code, call.stderr).toBe(0);
-    expect(JSON.parse(call.stdout).content[0].text).toMatch(/scopes mcp:tools$/);
-    expect(call.stderr).toContain('MCP server "remote" asks you to log in; opening your browser at:');
-    expect(server.seen.authorizations).toBe(before + 1);
-    expect(loginFiles(p.toolplaneHome)).toHaveLength(1);
   });
 
-  it("a token the server no longer accepts is refreshed without a browser", async () => {
-    const p = project({ remote: { url: server.url } });
-    const logged = await runCliAsync(["mcp", "login", "remote"], {
-      cwd: p.repo,
-      env: { ...p.env, BROWSER: FOLLOW },
+  it("a token the server no longer accepts is refreshed, without a browser", async () => {
+    await withOwnServer(async (own) => {
+      const p = project({ remote: { url: own.url } });
+      const logged = await runCliAsync(["mcp", "login", "remote"], {
+        cwd: p.repo,
+        env: { ...p.env, BROWSER: FOLLOW },
+      });
+      expect(logged.code, logged.stderr).toBe(0);
+      own.forgetAccessTokens();
+      const call = await runCliAsync(["call", "mcp__remote__whoami", "--json"], { cwd: p.repo, env: p.env });
+      expect(call.code, call.stderr).toBe(0);
+      expect(own.seen).toMatchObject({ authorizations: 1, refreshes: 1 });
     });
-    expect(logged.code, logged.stderr).toBe(0);
-    server.forgetAccessTokens();
-    const refreshes = server.seen.refreshes;
-    const call = await runCliAsync(["call", "mcp__remote__whoami", "--json"], { cwd: p.repo, env: p.env });
-    expect(call.code, call.stderr).toBe(0);
-    expect(server.seen.refreshes).toBe(refreshes + 1);
   });
 
-  it("a corrupt or loosely readable login file is a clear error that says what to do; logout clears it", async () => {
+  it("a corrupt login file is a clear error that says what to do; logout clears it", async () => {
+    // (every other way a login file can be unusable: test/mcp/oauth-store.test.ts)
     const p = project({ remote: { url: server.url } });
     await runCliAsync(["mcp", "login", "remote"], { cwd: p.repo, env: { ...p.env, BROWSER: FOLLOW } });
     const [file] = loginFiles(p.toolplaneHome) as [string];
-    chmodSync(file, 0o644);
-    const loose = await runCliAsync(["catalog", "--json"], { cwd: p.repo, env: p.env });
-    expect(JSON.stringify(JSON.parse(loose.stdout).problems)).toContain(
-      `${file} can be read by others (mode 644); a login must be yours alone; toolplane keeps MCP logins there: remove it (or run toolplane mcp logout remote)`,
-    );
     writeFileSync(file, "{ not json", { mode: 0o600 });
-    chmodSync(file, 0o600);
     const corrupt = await runCliAsync(["call", "mcp__remote__whoami", "--json"], { cwd: p.repo, env: p.env });
     expect(corrupt.code).toBe(1);
-    expect(JSON.parse(corrupt.stdout).error.message).toContain(`${file} is not JSON`);
+    const message = JSON.parse(corrupt.stdout).error.message;
+    expect(message).toContain(`${file} is not JSON (`);
+    expect(message).toContain(
+      "toolplane keeps MCP logins there: remove it (or run toolplane mcp logout remote) and log in again",
+    );
     const logout = await runCliAsync(["mcp", "logout", "remote", "--json"], { cwd: p.repo, env: p.env });
     expect(JSON.parse(logout.stdout).removed).toEqual([file]);
   });
 
   it("a stdio server or an unknown name is bad usage", async () => {
-    const p = project({ local: { command: "true" } });
-    const stdio = await runCliAsync(["mcp", "login", "local"], { cwd: p.repo, env: p.env });
+    const p = project({});
+    const local = `mcp.servers=${JSON.stringify({ local: { command: "true" } })}`;
+    const [stdio, unknown] = await Promise.all([
+      runCliAsync(["mcp", "login", "local", "--set", local], { cwd: p.repo, env: p.env }),
+      runCliAsync(["mcp", "logout", "nope"], { cwd: p.repo, env: p.env }),
+    ]);
     expect(stdio.code).toBe(2);
-    const unknown = await runCliAsync(["mcp", "logout", "nope"], { cwd: p.repo, env: p.env });
+    expect(stdio.stderr).toContain(
+      'MCP server "local" runs a command (stdio): only HTTP servers have logins',
+    );
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('no MCP server "nope" in mcp.servers');
   });
-});
 
-describe("a login belongs to the server's URL, not to its name", () => {
-  it("a project that names its own server like the one the user logged in to never gets that token", async () => {
+  it("a login belongs to the server's URL: a project naming its server like the user's never gets that token", async () => {
     const home = tempDir("tp-home-");
     const work = project({ work: { url: server.url } }, home);
     const logged = await runCliAsync(["mcp", "login", "work"], {
@@ -187,16 +201,15 @@ describe("a login belongs to the server's URL, not to its name", () => {
       .access_token;
     // another repository, untrusted, calls its server "work" too, at its own address
     const attack = project({ work: { url: evil.url } }, home);
-    const call = await runCliAsync(["call", "mcp__work__whoami", "--json"], {
-      cwd: attack.repo,
-      env: attack.env,
-    });
+    const [call, own] = await Promise.all([
+      runCliAsync(["call", "mcp__work__whoami", "--json"], { cwd: attack.repo, env: attack.env }),
+      runCliAsync(["call", "mcp__work__whoami", "--json"], { cwd: work.repo, env: work.env }),
+    ]);
     expect(JSON.parse(call.stdout).error.message).toContain("needs login: toolplane mcp login work");
     expect(evil.seen.bearers.length).toBeGreaterThan(0);
     expect(evil.seen.bearers.some((b) => b.includes(token))).toBe(false);
     expect(evil.seen.bearers.every((b) => b === "")).toBe(true);
     // and the user's own server still has its login
-    const own = await runCliAsync(["call", "mcp__work__whoami", "--json"], { cwd: work.repo, env: work.env });
     expect(own.code, own.stderr).toBe(0);
   });
 });

@@ -75,7 +75,12 @@ function sayNextSteps(plane: Toolplane, result: ToolResult, had: { approver: boo
     say(
       "toolplane: the call needs approval: run it on a terminal to be asked, or with --yes to approve every ask",
     );
-  if (result.error?.code === "unknown_tool") {
+  const login = /needs login: (toolplane mcp login \S+)/.exec(message);
+  if (login)
+    say(
+      `toolplane: \`${login[1]}\` opens a browser to log in; a call logs in by itself where $BROWSER (or the system's opener) can open one`,
+    );
+  else if (result.error?.code === "unknown_tool") {
     const servers = Object.keys(plane.config.get("mcp.servers") as object).length > 0;
     // the MCP servers were not started for a name outside mcp__: their tools are not in the answer
     if (servers && !result.tool.startsWith(MCP_NAME_PREFIX))

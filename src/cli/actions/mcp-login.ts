@@ -28,7 +28,7 @@ export const action = async (name: string, opts: CommonOptions) => {
     const tools = observation.entries.length;
     if (!oauth.challenged) {
       if (opts.json) printJson({ server: name, url: config.url, loggedIn: false, needed: false, tools });
-      say(`MCP server "${name}" (${config.url}) did not ask for a login: nothing to do (${tools} tools)`);
+      say(`MCP server "${name}" (${config.url}) did not ask for a login: nothing to do (${count(tools)})`);
       return;
     }
     const tokens = oauth.provider.tokens();
@@ -51,10 +51,12 @@ export const action = async (name: string, opts: CommonOptions) => {
         tools,
       });
     say(
-      `logged in to MCP server "${name}" (${config.url})${scopes.length > 0 ? ` with scopes ${scopes.join(" ")}` : ""}; ${tools} tools` +
+      `logged in to MCP server "${name}" (${config.url})${scopes.length > 0 ? ` with scopes ${scopes.join(" ")}` : ""}; ${count(tools)}` +
         `\n  the login is kept in ${oauth.provider.store.file} (yours alone); \`toolplane mcp logout ${name}\` forgets it`,
     );
   } finally {
     await plane.close();
   }
 };
+
+const count = (tools: number) => `${tools} tool${tools === 1 ? "" : "s"}`;

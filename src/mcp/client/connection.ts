@@ -279,5 +279,11 @@ export class McpConnection {
 }
 
 export function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  if (!(error instanceof Error)) return String(error);
+  // fetch's own message is "fetch failed" whatever happened: the cause says what (refused, reset, DNS)
+  const cause = error.cause as { message?: unknown; code?: unknown } | undefined;
+  const why = typeof cause?.message === "string" && cause.message !== "" ? cause.message : cause?.code;
+  return error.message === "fetch failed" && typeof why === "string"
+    ? `fetch failed (${why})`
+    : error.message;
 }

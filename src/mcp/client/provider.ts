@@ -37,10 +37,7 @@ export interface McpProviderOptions extends Pick<ConnectionOptions, "onElicitati
   login?: McpLoginHook;
 }
 
-interface Listed {
-  observation: Observation<AnyTool>;
-  fingerprint: string;
-}
+type Listed = { observation: Observation<AnyTool>; fingerprint: string };
 
 /**
  * One MCP server as a registry provider (`mcp:<server>`). It starts the server on first read, lists
@@ -73,7 +70,7 @@ export class McpProvider implements Provider<AnyTool> {
   private appliedSeq = 0;
   private relisting: Promise<void> | undefined;
   private relistAgain = false;
-  private failure: { message: string; retryAt: number } | undefined;
+  private failure: { message: string; retryAt: number; login?: boolean } | undefined;
   /** Failed starts and early crashes in a row; a session that lasts backoff.stableMs resets it. */
   private streak = 0;
   /** The connection a start is bringing up, until it is up or has failed. */
@@ -93,8 +90,7 @@ export class McpProvider implements Provider<AnyTool> {
     this.server = options.server;
     this.config = options.config;
     this.startTimeoutMs = options.config.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS;
-    this.name = providerName(options.server);
-    this.namespace = this.name;
+    this.namespace = this.name = providerName(options.server);
     this.log = options.log ?? (() => {});
     this.backoff = options.backoff ?? DEFAULT_BACKOFF;
     this.connection = connectionOptions(options);
@@ -190,7 +186,8 @@ export class McpProvider implements Provider<AnyTool> {
   private unavailable(): string {
     const now = Date.now();
     if (this.failure && now < this.failure.retryAt) {
-      return `${this.failure.message} (next retry in ${Math.ceil((this.failure.retryAt - now) / 1000)} s)`;
+      const wait = Math.ceil((this.failure.retryAt - now) / 1000);
+      return this.failure.login ? this.failure.message : `${this.failure.message} (next retry in ${wait} s)`;
     }
     if (this.connecting) {
       const last = this.failure ? ` after: ${this.failure.message}` : "";
@@ -227,7 +224,7 @@ export class McpProvider implements Provider<AnyTool> {
       const message = messageOf(error).startsWith("MCP server")
         ? messageOf(error)
         : `${conn.describeTarget()}: ${messageOf(error)}`;
-      this.fail(message);
+      this.fail(message, isNeedsLogin(error));
       throw new Error(message);
     } finally {
       if (this.starting === conn) this.starting = undefined;
@@ -365,12 +362,13 @@ export class McpProvider implements Provider<AnyTool> {
     this.notify();
   }
 
-  private fail(message: string): void {
+  private fail(message: string, login = false): void {
     if (this.closed) return;
     this.streak++;
-    const delay = this.delayFor(this.streak);
-    this.failure = { message, retryAt: Date.now() + delay };
-    this.log(`${message}; retrying in ${delay} ms`);
+    // a login is a person's to do: tried again (one made elsewhere) at the slowest pace, quietly
+    const delay = login ? this.backoff.maxMs : this.delayFor(this.streak);
+    this.failure = { message, retryAt: Date.now() + delay, login };
+    this.log(login ? message : `${message}; retrying in ${delay} ms`);
     this.scheduleRetry(delay);
   }
 
