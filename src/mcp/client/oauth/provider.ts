@@ -25,6 +25,8 @@ export class StoreBackedProvider implements OAuthClientProvider {
   /** While set, stored tokens are not offered: a step-up or a fresh login must not just refresh. */
   ignoreStoredTokens = false;
   private verifier: string | undefined;
+  /** The stored tokens last handed to the SDK: the ones a refusal is about. */
+  private offered: OAuthTokens | undefined;
   private stateValue: string | undefined;
   private discovery: OAuthDiscoveryState | undefined;
 
@@ -85,7 +87,9 @@ export class StoreBackedProvider implements OAuthClientProvider {
   }
 
   tokens(): OAuthTokens | undefined {
-    return this.ignoreStoredTokens ? undefined : this.store.read()?.tokens;
+    if (this.ignoreStoredTokens) return undefined;
+    this.offered = this.store.read()?.tokens;
+    return this.offered;
   }
 
   saveTokens(tokens: OAuthTokens): void {
@@ -117,6 +121,8 @@ export class StoreBackedProvider implements OAuthClientProvider {
     if (scope === "all" || scope === "client" || scope === "tokens")
       this.store.update((login) => {
         if (scope !== "tokens") delete login.registration;
+        // only the tokens that were refused: another toolplane process may have stored newer ones
+        if (login.tokens?.refresh_token !== this.offered?.refresh_token) return;
         delete login.tokens;
         delete login.obtainedAt;
       });

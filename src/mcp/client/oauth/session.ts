@@ -52,6 +52,7 @@ export interface OAuthSessionOptions {
 export class OAuthSession {
   readonly provider: StoreBackedProvider;
   readonly serverUrl: string;
+  private readonly origin: string;
   /** Whether any request of this session was asked for authorization. */
   challenged = false;
   private inflight: Promise<void> | undefined;
@@ -61,6 +62,7 @@ export class OAuthSession {
 
   constructor(private readonly o: OAuthSessionOptions) {
     this.serverUrl = canonicalServerUrl(o.url);
+    this.origin = new URL(this.serverUrl).origin;
     const client = clientIdentity(o.oauth);
     const store = new LoginStore(loginFile(o.dir, this.serverUrl, client), this.serverUrl, client, o.server);
     this.provider = new StoreBackedProvider(o.server, o.oauth ?? {}, store);
@@ -112,15 +114,17 @@ export class OAuthSession {
   /** The fetch the transport uses: the token on each request, and the authorization a refusal asks for. */
   fetch(base: FetchLike): FetchLike {
     return async (input, init) => {
+      // the token goes to the server's own origin only (a redirect elsewhere never carries it)
+      const ours = new URL(input).origin === this.origin;
       const send = async () => {
         const headers = new Headers(init?.headers);
-        const token = await this.accessToken(base);
+        const token = ours ? await this.accessToken(base) : undefined;
         if (token !== undefined) headers.set("authorization", `Bearer ${token}`);
         return base(input, { ...init, headers });
       };
       let response = await send();
       for (let round = 0; ; round++) {
-        const challenge = await challengeOf(response);
+        const challenge = ours ? await challengeOf(response) : undefined;
         if (!challenge) return response;
         this.challenged = true;
         await response.body?.cancel().catch(() => {});
