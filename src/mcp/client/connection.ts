@@ -8,6 +8,7 @@ import { BoundedStdioClientTransport } from "../stdio/client-transport.js";
 import { Diagnostics } from "./diagnostics.js";
 import { ElicitationAnswerer } from "./elicit-answer.js";
 import type { ElicitationHandler } from "./elicitation.js";
+import { retryIdleReset } from "./idle-reset.js";
 import { isNeedsLogin } from "./oauth/errors.js";
 import { type McpLoginHook, type OAuthSession, oauthSessionFor } from "./oauth/session.js";
 
@@ -263,9 +264,10 @@ export class McpConnection {
     const init: RequestInit = {};
     if (c.headers) init.headers = c.headers;
     const oauth = this.options.oauth;
+    const base = retryIdleReset((url, options) => fetch(url, options));
     return new (clientSdk().StreamableHTTPClientTransport)(new URL(c.url), {
       requestInit: init,
-      ...(oauth ? { fetch: oauth.fetch((url, options) => fetch(url, options)) } : {}),
+      fetch: oauth ? oauth.fetch(base) : base,
     });
   }
 
