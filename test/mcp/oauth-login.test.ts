@@ -3,9 +3,18 @@
 // that use and refresh it, `needs login` where no browser can be opened, logout, a corrupt login
 // file, and a project that names its own server like the one the user logged in to. The servers
 // are the MCP SDK's own authorization server and protected resource (test/helpers/mcp-http.ts).
-import { chmodSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loginFile } from "../../src/mcp/client/oauth/store.js";
 import { ROOT } from "../helpers/cli.js";
 import { type OAuthMcpServer, runCliAsync, startOAuthMcpServer } from "../helpers/mcp-http.js";
 import { tempDir, tempProject } from "../helpers/tmp.js";
@@ -79,89 +88,59 @@ describe.concurrent("OAuth through the CLI", () => {
     expect(loginFiles(p.toolplaneHome)).toEqual([]);
   });
 
-  it("mcp login goes through the browser, keeps the login 0600 in $TOOLPLANE_HOME, never prints it; calls use it; logout forgets it", async () => {
-    const p = project({ remote: { url: server.url } });
-    const login = await runCliAsync(["mcp", "login", "remote", "--json"], {
-      cwd: p.repo,
-      env: { ...p.env, BROWSER: FOLLOW },
-    });
-    expect(login.code, login.stderr).toBe(0);
-    const out = JSON.parse(login.stdout);
-    expect(out).toMatchObject({
-      server: "remote",
-      url: server.url,
-      loggedIn: true,
-      scopes: ["mcp:tools"],
-      tools: 1,
-    });
-    expect(out.file.startsWith(`${loginDir(p.toolplaneHome)}${path.sep}`)).toBe(true);
-    expect(statSync(out.file).mode & 0o777).toBe(0o600);
-    expect(statSync(loginDir(p.toolplaneHome)).mode & 0o777).toBe(0o700);
-    const stored = JSON.parse(readFileSync(out.file, "utf8"));
-    expect(stored.serverUrl).toBe(server.url);
-    for (const secret of [stored.tokens.access_token, stored.tokens.refresh_token])
-      expect(login.stdout + login.stderr).not.toContain(secret);
-    // nothing was written into the project
-    expect(readdirSync(path.join(p.repo, ".toolplane"))).toEqual(["config.json"]);
-
-    // a call uses the stored login: no browser
-    const browser = refusingBrowser();
-    const call = await runCliAsync(["call", "mcp__remote__whoami", "--json"], {
-      cwd: p.repo,
-      env: { ...p.env, BROWSER: browser.command },
-    });
-    expect(call.code, call.stderr).toBe(0);
-    expect(JSON.parse(call.stdout).content[0].text).toMatch(/^client \S+ scopes mcp:tools$/);
-    expect(browser.used()).toBe(false);
-
-    const logout = await runCliAsync(["mcp", "logout", "remote", "--json"], { cwd: p.repo, env: p.env });
-    expect(JSON.parse(logout.stdout)).toMatchObject({
-      server: "remote",
-      loggedOut: true,
-      removed: [out.file],
-    });
-    expect(existsSync(out.file)).toBe(false);
-    const after = await runCliAsync(["catalog", "--json"], { cwd: p.repo, env: p.env });
-    expect(JSON.stringify(JSON.parse(after.stdout).problems)).toContain(
-      "needs login: toolplane mcp login remote",
-    );
-  });
-
-  it("`toolplane call` logs in inline when a browser can be opened", async () => {
+  it("mcp login goes through the browser, keeps the login 0600 in $TOOLPLANE_HOME, never prints it; a call uses it (refreshed when the server refuses the token) without a browser; logout forgets it", async () => {
     await withOwnServer(async (own) => {
       const p = project({ remote: { url: own.url } });
+      const login = await runCliAsync(["mcp", "login", "remote", "--json"], {
+        cwd: p.repo,
+        env: { ...p.env, BROWSER: FOLLOW },
+      });
+      expect(login.code, login.stderr).toBe(0);
+      const out = JSON.parse(login.stdout);
+      expect(out).toMatchObject({
+        server: "remote",
+        url: own.url,
+        loggedIn: true,
+        scopes: ["mcp:tools"],
+        tools: 1,
+      });
+      expect(out.file.startsWith(`${loginDir(p.toolplaneHome)}${path.sep}`)).toBe(true);
+      expect(statSync(out.file).mode & 0o777).toBe(0o600);
+      expect(statSync(loginDir(p.toolplaneHome)).mode & 0o777).toBe(0o700);
+      const stored = JSON.parse(readFileSync(out.file, "utf8"));
+      expect(stored.serverUrl).toBe(own.url);
+      for (const secret of [stored.tokens.access_token, stored.tokens.refresh_token])
+        expect(login.stdout + login.stderr).not.toContain(secret);
+      // nothing was written into the project
+      expect(readdirSync(path.join(p.repo, ".toolplane"))).toEqual(["config.json"]);
+
+      // the server forgets its tokens (a restart, a revoked grant): the call refreshes, no browser
+      own.forgetAccessTokens();
+      const browser = refusingBrowser();
       const call = await runCliAsync(["call", "mcp__remote__whoami", "--json"], {
         cwd: p.repo,
-        env: { ...p.env, BROWSER: FOLLOW },
+        env: { ...p.env, BROWSER: browser.command },
       });
       expect(call.code, call.stderr).toBe(0);
-      expect(JSON.parse(call.stdout).content[0].text).toMatch(/scopes mcp:tools$/);
-      expect(call.stderr).toContain('MCP server "remote" asks you to log in; opening your browser at:');
-      expect(own.seen).toMatchObject({ registrations: 1, authorizations: 1 });
-      expect(loginFiles(p.toolplaneHome)).toHaveLength(1);
-    });
-  });
+      expect(JSON.parse(call.stdout).content[0].text).toMatch(/^client \S+ scopes mcp:tools$/);
+      expect(browser.used()).toBe(false);
+      expect(own.seen).toMatchObject({ registrations: 1, authorizations: 1, refreshes: 1 });
 
-  it("a token the server no longer accepts is refreshed, without a browser", async () => {
-    await withOwnServer(async (own) => {
-      const p = project({ remote: { url: own.url } });
-      const logged = await runCliAsync(["mcp", "login", "remote"], {
-        cwd: p.repo,
-        env: { ...p.env, BROWSER: FOLLOW },
+      const logout = await runCliAsync(["mcp", "logout", "remote", "--json"], { cwd: p.repo, env: p.env });
+      expect(JSON.parse(logout.stdout)).toMatchObject({
+        server: "remote",
+        loggedOut: true,
+        removed: [out.file],
       });
-      expect(logged.code, logged.stderr).toBe(0);
-      own.forgetAccessTokens();
-      const call = await runCliAsync(["call", "mcp__remote__whoami", "--json"], { cwd: p.repo, env: p.env });
-      expect(call.code, call.stderr).toBe(0);
-      expect(own.seen).toMatchObject({ authorizations: 1, refreshes: 1 });
+      expect(existsSync(out.file)).toBe(false);
     });
   });
 
   it("a corrupt login file is a clear error that says what to do; logout clears it", async () => {
     // (every other way a login file can be unusable: test/mcp/oauth-store.test.ts)
     const p = project({ remote: { url: server.url } });
-    await runCliAsync(["mcp", "login", "remote"], { cwd: p.repo, env: { ...p.env, BROWSER: FOLLOW } });
-    const [file] = loginFiles(p.toolplaneHome) as [string];
+    const file = loginFile(loginDir(p.toolplaneHome), server.url, "");
+    mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
     writeFileSync(file, "{ not json", { mode: 0o600 });
     const corrupt = await runCliAsync(["call", "mcp__remote__whoami", "--json"], { cwd: p.repo, env: p.env });
     expect(corrupt.code).toBe(1);
@@ -189,14 +168,16 @@ describe.concurrent("OAuth through the CLI", () => {
     expect(unknown.stderr).toContain('no MCP server "nope" in mcp.servers');
   });
 
-  it("a login belongs to the server's URL: a project naming its server like the user's never gets that token", async () => {
+  it("`call` logs in inline; the login belongs to the server's URL: a project naming its server like the user's never gets that token", async () => {
     const home = tempDir("tp-home-");
     const work = project({ work: { url: server.url } }, home);
-    const logged = await runCliAsync(["mcp", "login", "work"], {
+    // the user logs in inline: a call where a browser can be opened
+    const logged = await runCliAsync(["call", "mcp__work__whoami", "--json"], {
       cwd: work.repo,
       env: { ...work.env, BROWSER: FOLLOW },
     });
     expect(logged.code, logged.stderr).toBe(0);
+    expect(logged.stderr).toContain('MCP server "work" asks you to log in; opening your browser at:');
     const token = JSON.parse(readFileSync(loginFiles(work.toolplaneHome)[0] as string, "utf8")).tokens
       .access_token;
     // another repository, untrusted, calls its server "work" too, at its own address
