@@ -6,8 +6,8 @@ import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { fakeChatServer } from "./eval/fake-chat-server.js";
-import { CLI, ROOT, runCli } from "./helpers/cli.js";
-import { runCliAsync, startOAuthMcpServer } from "./helpers/mcp-http.js";
+import { CLI, ROOT, runCli, runCliAsync } from "./helpers/cli.js";
+import { startOAuthMcpServer } from "./helpers/mcp-http.js";
 import { tempProject, writeTree } from "./helpers/tmp.js";
 import { startServeHttp } from "./mcp/serve-process.js";
 

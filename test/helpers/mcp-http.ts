@@ -1,15 +1,14 @@
 // HTTP MCP servers for the client's tests, built from the MCP SDK's own server parts: an OAuth
 // authorization server (the SDK's mcpAuthRouter: metadata, dynamic registration, PKCE, token
 // endpoint) beside a protected resource (its metadata router and requireBearerAuth), and a plain
-// server whose tool asks the client for a form (elicitation). Plus the CLI run without blocking
-// this process, which serves them.
-import { spawn } from "node:child_process";
+// server whose tool asks the client for a form (elicitation). They live in the test's process:
+// run the CLI against them with runCliAsync (test/helpers/cli.ts).
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { CLI, ROOT } from "./cli.js";
+import { ROOT } from "./cli.js";
 
 // express is the SDK's own dependency (its auth routers are express routers): taken from there
 const sdkRequire = createRequire(
@@ -31,34 +30,6 @@ interface App {
 }
 const express = sdkRequire("express") as (() => App) & { json(): Handler };
 const sdk = (p: string) => import(`@modelcontextprotocol/sdk/${p}`);
-
-/** Runs the built CLI as a child without blocking the event loop (the servers live in this process). */
-export function runCliAsync(
-  args: string[],
-  opts: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string; timeoutMs?: number } = {},
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      cwd: opts.cwd ?? ROOT,
-      env: opts.env ?? process.env,
-      stdio: ["pipe", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (c) => {
-      stdout += c;
-    });
-    child.stderr.on("data", (c) => {
-      stderr += c;
-    });
-    const timer = setTimeout(() => child.kill("SIGKILL"), opts.timeoutMs ?? 60_000);
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-    child.stdin.end(opts.input ?? "");
-  });
-}
 
 async function listen(app: App): Promise<{ http: Server; base: string }> {
   const http = await new Promise<Server>((resolve) => {

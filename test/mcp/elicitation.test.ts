@@ -11,8 +11,8 @@ import {
   type ElicitationRequest,
   readElicitation,
 } from "../../src/mcp/client/elicitation.js";
-import { CLI } from "../helpers/cli.js";
-import { runCliAsync, startElicitingServer } from "../helpers/mcp-http.js";
+import { CLI, runCliAsync } from "../helpers/cli.js";
+import { startElicitingServer } from "../helpers/mcp-http.js";
 import { HAS_SCRIPT, TTY_SKIP } from "../helpers/terminal.js";
 import { tempProject } from "../helpers/tmp.js";
 

@@ -15,8 +15,8 @@ import {
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loginFile } from "../../src/mcp/client/oauth/store.js";
-import { ROOT } from "../helpers/cli.js";
-import { type OAuthMcpServer, runCliAsync, startOAuthMcpServer } from "../helpers/mcp-http.js";
+import { ROOT, runCliAsync } from "../helpers/cli.js";
+import { type OAuthMcpServer, startOAuthMcpServer } from "../helpers/mcp-http.js";
 import { tempDir, tempProject } from "../helpers/tmp.js";
 
 const FOLLOW = path.join(ROOT, "test", "mcp", "conformance", "browser.mjs");
