@@ -24,11 +24,10 @@ export function registerMcpServers(
   servers: Readonly<Record<string, McpServerConfig>>,
   options: RegisterMcpOptions = {},
 ): McpClients {
-  const layer = options.layer ?? GLOBAL_LAYER;
+  const { layer = GLOBAL_LAYER, ...shared } = options;
   const providers: McpProvider[] = [];
   for (const server of Object.keys(servers).sort()) {
     const config = servers[server] as McpServerConfig;
-    const { layer: _layer, ...shared } = options;
     const provider = new McpProvider({ server, config, ...shared });
     const handle = registry.register(layer, provider);
     provider.bind(() => handle.changed());
