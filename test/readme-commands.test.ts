@@ -197,7 +197,7 @@ const CASES: Record<string, () => Promise<void> | void> = {
       ".toolplane/config.json": JSON.stringify({ mcp: { servers: { remote: { url: server.url } } } }),
     });
     // the browser: a script that loads the page and follows its redirects, as a browser does
-    const BROWSER = path.join(ROOT, "test", "mcp", "conformance", "browser.mjs");
+    const BROWSER = path.join(ROOT, "test", "mcp", "conformance", "browser.sh");
     const r = await runCliAsync(["mcp", "login", "remote", "--json"], {
       cwd: p.repo,
       env: { ...p.env, BROWSER },

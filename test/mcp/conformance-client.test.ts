@@ -59,7 +59,7 @@ function suite(
       {
         env: {
           ...process.env,
-          BROWSER: path.join(ROOT, "test", "mcp", "conformance", "browser.mjs"),
+          BROWSER: path.join(ROOT, "test", "mcp", "conformance", "browser.sh"),
           TP_CONFORMANCE_TMP: tmp,
         },
         stdio: "ignore",

@@ -19,7 +19,7 @@ import { ROOT, runCliAsync } from "../helpers/cli.js";
 import { type OAuthMcpServer, startOAuthMcpServer } from "../helpers/mcp-http.js";
 import { tempDir, tempProject } from "../helpers/tmp.js";
 
-const FOLLOW = path.join(ROOT, "test", "mcp", "conformance", "browser.mjs");
+const FOLLOW = path.join(ROOT, "test", "mcp", "conformance", "browser.sh");
 
 /** A $BROWSER that must not be used: it leaves a file behind when it is. */
 function refusingBrowser(): { command: string; used: () => boolean } {

@@ -2,37 +2,36 @@ import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 
 /** A connection quiet this long may have been closed by the server's keep-alive timeout. */
 const IDLE_MS = 1_000;
-/**
- * The server dropped the connection with the request unread: a socket closed with data still in
- * it is reset (ECONNRESET), a write after the close breaks the pipe (EPIPE). Not "other side
- * closed" (UND_ERR_SOCKET): that server may have read the request, and run it.
- */
-const RESET_CODES = new Set(["ECONNRESET", "EPIPE"]);
+/** The close of an idle connection meets the request as it goes out, not after the server worked on it. */
+const PROMPT_MS = 3_000;
+/** The connection ended before any answer: reset, broken pipe, or closed ("other side closed"). */
+const CLOSED_CODES = new Set(["ECONNRESET", "EPIPE", "UND_ERR_SOCKET"]);
 
 /**
- * One HTTP MCP server's fetch, sending a request once more when the connection it went out on
- * turns out to have been closed while idle. fetch keeps connections alive between requests; a
- * server closes one that stayed idle past its keep-alive timeout (Node's default is 5 s), and a
- * request written as that close arrives fails with "fetch failed (read ECONNRESET)". fetch sends
- * an idempotent method again by itself, a POST never. A busy client (its event loop late by
- * seconds) met this on every `tools/call` that followed a `tools/list` after more than 5 s.
+ * One HTTP MCP server's fetch, sending a request once more when the kept-alive connection it went
+ * out on turns out to have been closed while idle. fetch keeps connections alive between requests;
+ * a server closes one that stayed idle past its keep-alive timeout (Node's default is 5 s), and a
+ * request written as that close arrives fails with "fetch failed" (ECONNRESET, or "other side
+ * closed"). fetch sends an idempotent method again by itself, a POST never: a busy client, whose
+ * event loop ran late by seconds, lost every `tools/call` that followed a slow `tools/list`.
  *
- * Only a reset (RESET_CODES) of a request sent after the server had been quiet for IDLE_MS is sent
- * again, once, on a new connection: the server closed an idle connection with the request unread
- * (RFC 9112 section 9.3.1 lets a client retry a request it knows was never applied). Any other
- * failure, or a reset while the server works on fresh requests, stays an error.
+ * The rule is Chromium's for a reused connection that closes before any response (it resends
+ * POSTs too): here, a request sent after the server had been quiet for IDLE_MS, that failed with
+ * a closed connection within PROMPT_MS, is sent once more, on a new connection. A request the
+ * server was working on (a close long after it went out, as a proxy's timeout) stays an error.
  */
 export function retryIdleReset(base: FetchLike): FetchLike {
   // when the last answer came: undefined before the first, which went out on no reused connection
   let lastHeard: number | undefined;
   return async (input, init) => {
-    const quiet = lastHeard !== undefined && Date.now() - lastHeard >= IDLE_MS;
+    const sent = Date.now();
+    const quiet = lastHeard !== undefined && sent - lastHeard >= IDLE_MS;
     try {
       const response = await base(input, init);
       lastHeard = Date.now();
       return response;
     } catch (error) {
-      if (!quiet || !isReset(error) || init?.signal?.aborted) throw error;
+      if (!quiet || Date.now() - sent > PROMPT_MS || !isClosed(error) || init?.signal?.aborted) throw error;
       const response = await base(input, init);
       lastHeard = Date.now();
       return response;
@@ -40,7 +39,7 @@ export function retryIdleReset(base: FetchLike): FetchLike {
   };
 }
 
-function isReset(error: unknown): boolean {
+function isClosed(error: unknown): boolean {
   const cause = (error as { cause?: { code?: unknown } } | undefined)?.cause;
-  return error instanceof TypeError && typeof cause?.code === "string" && RESET_CODES.has(cause.code);
+  return error instanceof TypeError && typeof cause?.code === "string" && CLOSED_CODES.has(cause.code);
 }
