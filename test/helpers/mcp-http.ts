@@ -245,8 +245,12 @@ export async function startOAuthMcpServer(
  * A plain MCP server (no auth) whose tool `ask` sends the client `elicitation/create` with the
  * message and requestedSchema given as its arguments, and answers what came back as JSON text.
  * `tell` answers "told" (a tool that asks nothing); `caps`, the capabilities the client declared.
+ * The form goes on the client's standalone stream (the GET), which getDelayMs holds back, as a
+ * busy server or network may.
  */
-export async function startElicitingServer(): Promise<{ url: string; close(): Promise<void> }> {
+export async function startElicitingServer(
+  options: { getDelayMs?: number } = {},
+): Promise<{ url: string; close(): Promise<void> }> {
   const { Server } = await sdk("server/index.js");
   const { StreamableHTTPServerTransport } = await sdk("server/streamableHttp.js");
   const { CallToolRequestSchema, ListToolsRequestSchema } = await sdk("types.js");
@@ -257,6 +261,8 @@ export async function startElicitingServer(): Promise<{ url: string; close(): Pr
     { handleRequest(req: Request, res: Response, body?: unknown): Promise<void> }
   >();
   app.all("/mcp", async (req: Request, res: Response) => {
+    if (req.method === "GET" && options.getDelayMs)
+      await new Promise((resolve) => setTimeout(resolve, options.getDelayMs));
     const id = req.headers["mcp-session-id"];
     let transport = typeof id === "string" ? transports.get(id) : undefined;
     if (!transport) {

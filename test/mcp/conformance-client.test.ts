@@ -12,7 +12,11 @@ import { ROOT } from "../helpers/cli.js";
 import { clientVerdicts, conformanceRunner, runClientSuite } from "../helpers/conformance.js";
 import { tempDir } from "../helpers/tmp.js";
 
-/** The 20: the suite's "core" suite (18) and its "backcompat" suite (2). */
+/**
+ * The issue's 20 (the suite's "core" suite, 18, and "backcompat", 2), and its "draft" suite (3).
+ * Not run: the 3 "extensions" scenarios (client_credentials with a JWT or a secret, cross-app
+ * access), OAuth grants toolplane does not implement (docs/mcp.md).
+ */
 export const CLIENT_SCENARIOS = [
   "initialize",
   "tools_call",
@@ -34,9 +38,15 @@ export const CLIENT_SCENARIOS = [
   "auth/pre-registration",
   "auth/2025-03-26-oauth-metadata-backcompat",
   "auth/2025-03-26-oauth-endpoint-fallback",
+  "auth/resource-mismatch",
+  "auth/offline-access-scope",
+  "auth/offline-access-not-supported",
 ];
-/** Scenarios whose client is expected to fail (the suite's allowClientError): the server never relents. */
-const CLIENT_MAY_FAIL = new Set(["auth/scope-retry-limit"]);
+/**
+ * Scenarios whose client is expected to fail (the suite's allowClientError): the server never
+ * relents; the protected resource names another server's URL (no token may go there).
+ */
+const CLIENT_MAY_FAIL = new Set(["auth/scope-retry-limit", "auth/resource-mismatch"]);
 
 const runner = await conformanceRunner();
 const skip = "skip" in runner ? runner.skip : undefined;
@@ -64,16 +74,13 @@ async function run(which: { suite: string } | { scenario: string }, tmp: string)
 describe.skipIf(skip !== undefined)(
   "the MCP conformance suite's client scenarios, toolplane call as the client",
   () => {
-    it("passes all 20", { timeout: 180_000 }, async () => {
+    it("passes the 23 that apply", { timeout: 180_000 }, async () => {
       const tmp = tempDir("tp-conformance-tmp-");
-      // the "core" suite (18 scenarios at once) and "backcompat" (2) run together
-      const [core, backcompat] = await Promise.all([
-        run({ suite: "core" }, tmp),
-        run({ suite: "backcompat" }, tmp),
-      ]);
-      const got = { ...core, ...backcompat };
+      // the "core" suite (18 scenarios at once), "backcompat" (2) and "draft" (3) run together
+      const suites = await Promise.all(["core", "backcompat", "draft"].map((suite) => run({ suite }, tmp)));
+      const got = Object.assign({}, ...suites);
       // sse-retry times the client's reconnection (the server's retry is 500 ms; 200 ms late is a
-      // warning): with 19 other clients starting on the same cores, that measures the machine. Its
+      // warning): with 22 other clients starting on the same cores, that measures the machine. Its
       // verdict comes from a run of its own, after the others.
       got["sse-retry"] = (await run({ scenario: "sse-retry" }, tmp))["sse-retry"] ?? "did not run";
       expect(got).toEqual(Object.fromEntries(CLIENT_SCENARIOS.map((s) => [s, "pass"])));

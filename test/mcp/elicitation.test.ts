@@ -251,3 +251,31 @@ describe("a harness's onElicitation", () => {
     }
   });
 });
+
+describe("a server that asks on its standalone stream", () => {
+  it("gets its question though the stream's GET reached it after the call", { timeout: 15_000 }, async () => {
+    // the GET held 800 ms: the call went out first, and the server's form (sent on the stream,
+    // which it drops while none is open) was lost and the call hung until the test's timeout
+    const slow = await startElicitingServer({ getDelayMs: 800 });
+    const p = tempProject({
+      ".toolplane/config.json": JSON.stringify({ mcp: { servers: { forms: { url: slow.url } } } }),
+    });
+    const plane = await Toolplane.open({
+      cwd: p.repo,
+      env: p.bareEnv,
+      bundledSkills: null,
+      set: ["defer.mode=off"],
+      onElicitation: () => ({ action: "accept", content: { name: "Ann" } }),
+    });
+    try {
+      const r = await plane.call("mcp__forms__ask", { message: "Who?", schema: DEFAULTS_FORM });
+      expect(JSON.parse((r.content[0] as { text: string }).text)).toEqual({
+        action: "accept",
+        content: { name: "Ann" },
+      });
+    } finally {
+      await plane.close();
+      await slow.close();
+    }
+  });
+});

@@ -11,6 +11,7 @@ import type { ElicitationHandler } from "./elicitation.js";
 import { retryIdleReset } from "./idle-reset.js";
 import { isNeedsLogin } from "./oauth/errors.js";
 import { type McpLoginHook, type OAuthSession, oauthSessionFor } from "./oauth/session.js";
+import { StandaloneStream } from "./standalone-stream.js";
 
 /** A tool as a server lists it, before any checking: servers send what they like. */
 export interface RemoteTool {
@@ -92,6 +93,8 @@ export class McpConnection {
   readonly diagnostics = new Diagnostics();
   private client: Client | undefined;
   private transport: Transport | undefined;
+  /** The HTTP transport's standalone stream, which a call waits for (see StandaloneStream). */
+  private stream: StandaloneStream | undefined;
   private closing = false;
   /** When initialize finished (ms since the epoch), for telling a crash loop from a crash. */
   connectedAt = 0;
@@ -207,6 +210,7 @@ export class McpConnection {
     options: { signal: AbortSignal; timeoutMs: number },
   ): Promise<RawCallResult> {
     const client = this.requireClient();
+    await this.stream?.ready();
     return client.request(
       { method: "tools/call", params: { name: rawName, arguments: args } },
       looseSchemas().call,
@@ -265,9 +269,10 @@ export class McpConnection {
     if (c.headers) init.headers = c.headers;
     const oauth = this.options.oauth;
     const base = retryIdleReset((url, options) => fetch(url, options));
+    this.stream = new StandaloneStream();
     return new (clientSdk().StreamableHTTPClientTransport)(new URL(c.url), {
       requestInit: init,
-      fetch: oauth ? oauth.fetch(base) : base,
+      fetch: this.stream.watch(oauth ? oauth.fetch(base) : base),
     });
   }
 
