@@ -102,12 +102,13 @@ export function runClientSuite(
 
 /**
  * Each client scenario's verdict from a runClientSuite output folder: "pass", or the checks that
- * failed or warned and what `extra` (the client's own exit, which the suite does not keep) adds.
+ * failed or warned and what `extra` (the client's own exit, which the suite does not keep) adds:
+ * told whether checks failed, it may add a failure, or what the client said beside one.
  * A scenario's folder is `NAME-<ISO time>`, under `auth/` for the auth scenarios.
  */
 export function clientVerdicts(
   outDir: string,
-  extra: (scenario: string, folder: string) => string[],
+  extra: (scenario: string, folder: string, checksFailed: boolean) => string[],
 ): Record<string, string> {
   const found: Record<string, string> = {};
   const visit = (dir: string) => {
@@ -124,7 +125,8 @@ export function clientVerdicts(
         .split(path.sep)
         .join("/")
         .replace(/-\d{4}-\d{2}-\d{2}T[\d-]+Z$/, "");
-      const bad = [...badChecks(JSON.parse(readFileSync(checks, "utf8"))), ...extra(scenario, full)];
+      const failed = badChecks(JSON.parse(readFileSync(checks, "utf8")));
+      const bad = [...failed, ...extra(scenario, full, failed.length > 0)];
       found[scenario] = bad.length === 0 ? "pass" : bad.join("; ");
     }
   };

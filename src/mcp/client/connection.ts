@@ -269,7 +269,7 @@ export class McpConnection {
     if (c.headers) init.headers = c.headers;
     const oauth = this.options.oauth;
     const base = retryIdleReset((url, options) => fetch(url, options));
-    this.stream = new StandaloneStream();
+    this.stream = new StandaloneStream(c.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS);
     return new (clientSdk().StreamableHTTPClientTransport)(new URL(c.url), {
       requestInit: init,
       fetch: this.stream.watch(oauth ? oauth.fetch(base) : base),

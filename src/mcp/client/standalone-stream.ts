@@ -1,8 +1,5 @@
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 
-/** The longest a call waits for the server to answer the stream's GET (a server may hold it). */
-const STREAM_WAIT_MS = 2_000;
-
 /**
  * Whether an HTTP MCP server has taken the client's standalone SSE stream (the GET the SDK's
  * transport sends after initialize, without waiting for it). A server sends a request that belongs
@@ -10,11 +7,15 @@ const STREAM_WAIT_MS = 2_000;
  * that stream, and drops it when the stream is not open yet (the SDK's server does): on a busy
  * machine `tools/call` could reach the server before the GET did, and the server's question was
  * lost, the call hanging until the server gave up on it (the conformance suite's
- * elicitation-sep1034-client-defaults, once in a loaded run). A call waits for the GET's answer
- * (its headers, a 405 or a failure), at most STREAM_WAIT_MS after it went out; tools/list does not.
+ * elicitation-sep1034-client-defaults, in loaded runs). A call waits for the GET's answer (its
+ * headers, a 405 or a failure), at most `waitMs` after it went out (the server's start timeout:
+ * opening the stream is part of starting the session; a server that holds the GET's headers
+ * longer is taken to have no stream); tools/list does not wait.
  */
 export class StandaloneStream {
   private opened: Promise<void> = Promise.resolve();
+
+  constructor(private readonly waitMs: number) {}
 
   /** The transport's fetch, noting each GET it sends. */
   watch(base: FetchLike): FetchLike {
@@ -25,14 +26,14 @@ export class StandaloneStream {
           () => undefined,
           () => undefined,
         );
-        const late = new Promise<void>((resolve) => setTimeout(resolve, STREAM_WAIT_MS).unref());
+        const late = new Promise<void>((resolve) => setTimeout(resolve, this.waitMs).unref());
         this.opened = Promise.race([answered, late]);
       }
       return response;
     };
   }
 
-  /** Settles once the latest GET has its answer, or has waited STREAM_WAIT_MS. */
+  /** Settles once the latest GET has its answer, or has waited waitMs. */
   ready(): Promise<void> {
     return this.opened;
   }
