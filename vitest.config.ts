@@ -32,8 +32,9 @@ export default defineConfig({
           name: "default",
           include: ["test/**/*.test.ts"],
           provide: { peers: PEER_SETS.lowest },
-          // one line per missing system part or data folder, before the run (test/helpers/system-parts.ts)
-          globalSetup: ["test/setup/missing-parts.ts"],
+          // one line per missing system part or data folder, before the run (test/helpers/system-parts.ts);
+          // the run's folder for the packed tarball and its consumers (test/helpers/packed.ts)
+          globalSetup: ["test/setup/missing-parts.ts", "test/setup/pack-run.ts"],
         },
       },
       {

@@ -1,5 +1,6 @@
 // One new process's first bash call, for bench/bash.ts: a Toolplane with the built-in tools
-// (unsandboxed, every ask approved), a bare spawn of `bash -c true` first (so both pay for a first spawn), then
+// (unsandboxed unless the second argument names a tools.sandbox mode, every ask approved), a bare
+// spawn of `bash -c true` first (so both pay for a first spawn), then
 // the tool's first call of the command given as the first argument (`true` by default). Prints
 // {bareMs, firstMs} as one JSON line. The parent starts it with or without `--liftoff-only`, as
 // the CLI and a library process run.
@@ -19,7 +20,7 @@ mkdirSync(path.join(dir, ".git"));
 const plane = await Toolplane.open({
   cwd: dir,
   env: { HOME: path.join(dir, "home"), PATH: process.env.PATH ?? "" },
-  set: ["tools.sandbox=off", "tools.timeoutMs=60000"],
+  set: [`tools.sandbox=${process.argv[3] ?? "off"}`, "tools.timeoutMs=60000"],
   bundledSkills: null,
 });
 // a model calls bash only after it was shown the catalog: made first, as in every session

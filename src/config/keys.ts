@@ -33,6 +33,84 @@ export interface KeySpec {
 const z = new Proxy({} as typeof Z, { get: (_, key) => zod()[key as keyof typeof Z] });
 
 const positiveInt = () => z.number().int().positive();
+/**
+ * What bash's sandbox shows of the home folder by default, read-only: the folders toolchains
+ * install into and keep their package caches in (so a build finds its compiler and offline
+ * dependencies), never a whole dotfolder that also keeps a login (~/.cargo has credentials.toml,
+ * ~/.m2 settings.xml, ~/.gradle gradle.properties: only their binaries and caches are here), and
+ * git's own configuration (a commit needs user.name). `$NAME/...` follows a toolchain variable
+ * the command's environment also gets (environment.ts), skipped when unset. The credential
+ * stores of tools/sandbox/credentials.ts stay hidden even below these.
+ */
+const SANDBOX_TOOLCHAINS: readonly string[] = [
+  "~/.cargo/bin",
+  "~/.cargo/registry",
+  "~/.cargo/git",
+  "$CARGO_HOME/bin",
+  "$CARGO_HOME/registry",
+  "$CARGO_HOME/git",
+  "~/.rustup",
+  "$RUSTUP_HOME",
+  "~/go/bin",
+  "~/go/pkg/mod",
+  "$GOPATH/bin",
+  "$GOPATH/pkg/mod",
+  "$GOROOT",
+  "~/.nvm",
+  "$NVM_DIR",
+  "~/.volta",
+  "~/.local/share/fnm",
+  "~/.bun",
+  "~/.deno",
+  "~/.npm/_cacache",
+  "~/.pyenv",
+  "$PYENV_ROOT",
+  "$VIRTUAL_ENV",
+  "~/.local/bin",
+  "~/.local/lib",
+  "~/.local/share/pipx",
+  "~/.local/share/uv",
+  "~/.rbenv",
+  "~/.local/share/gem",
+  "~/.sdkman/candidates",
+  "$JAVA_HOME",
+  "~/.m2/repository",
+  "~/.gradle/caches",
+  "~/.gradle/wrapper",
+  "~/.dotnet",
+  "~/.nuget/packages",
+  "~/.ghcup",
+  "~/.cabal/bin",
+  "~/.cabal/packages",
+  "~/.opam",
+  "~/.elan",
+  "~/.juliaup",
+  "~/.local/share/pnpm",
+  "~/.yarn/bin",
+  "~/miniconda3",
+  "~/anaconda3",
+  "~/miniforge3",
+  "~/.conda",
+  "~/.pixi",
+  "~/.asdf",
+  "~/.local/share/mise",
+  "/home/linuxbrew/.linuxbrew",
+  "~/.gitconfig",
+  "~/.config/git/config",
+  "~/.config/git/ignore",
+  "~/.config/git/attributes",
+];
+
+/** A path a sandbox shows: absolute, from the home folder (`~/`), or below a toolchain variable (`$NAME/`). */
+const sandboxPaths = () =>
+  z.array(
+    z
+      .string()
+      .regex(
+        /^(?!(.*\/)?\.\.(\/|$))(\/|~\/|~$|\$[A-Za-z_][A-Za-z0-9_]*(\/|$))/,
+        "an absolute path, one from the home folder (~/...) or one below a variable ($CARGO_HOME/bin), with no .. segment",
+      ),
+  );
 const names = () => z.array(z.string());
 
 /** setTimeout's largest delay: a larger one fires after 1 ms (Node clamps it), so it is refused. */
@@ -412,6 +490,18 @@ export const CONFIG_KEYS = {
     schema: () => z.boolean(),
     default: false,
     doc: "let sandboxed bash commands reach the network",
+  },
+  "tools.sandboxToolchains": {
+    kind: "run-time",
+    schema: () => sandboxPaths(),
+    default: SANDBOX_TOOLCHAINS,
+    doc: "folders and files every bash sandbox shows read-only besides the system folders and the workspace: where toolchains, their package caches and git's own config live (~/ is $HOME, $NAME/ a toolchain variable, skipped when unset); credential stores below them stay hidden. Replace the list to change it",
+  },
+  "tools.sandboxReadable": {
+    kind: "run-time",
+    schema: () => sandboxPaths(),
+    default: [],
+    doc: 'more paths every bash sandbox shows read-only (~/ is $HOME): the rest of the home folder and every credential store are not there unless named here (e.g. ["~/.aws"] for a command that needs it)',
   },
   "tools.shellEnv": {
     kind: "run-time",

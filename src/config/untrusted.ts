@@ -49,6 +49,19 @@ function noHooks(value: unknown): GateResult {
       };
 }
 
+/** A list the project may narrow (keep items the trusted layers have), never add to. */
+function narrowOnly(key: ConfigKey, reason: string): Gate {
+  return (value, ctx) => {
+    const own = new Set(ctx.trusted(key) as string[]);
+    const list = value as string[];
+    const kept = list.filter((n) => own.has(n));
+    const dropped = list.filter((n) => !own.has(n));
+    return dropped.length === 0
+      ? { value, ignored: [] }
+      : { value: kept, ignored: [{ reason, value: dropped }] };
+  };
+}
+
 export const PROJECT_GATES: Partial<Record<ConfigKey, Gate>> = {
   "trust.projects": notAtAll("a project cannot trust itself or others"),
 
@@ -179,15 +192,14 @@ export const PROJECT_GATES: Partial<Record<ConfigKey, Gate>> = {
       : { value, ignored: [] },
 
   /** Names the project adds to a command's environment could hand it the user's secrets: only the user's own apply. */
-  "tools.shellEnv": (value, ctx) => {
-    const own = new Set(ctx.trusted("tools.shellEnv") as string[]);
-    const list = value as string[];
-    const kept = list.filter((n) => own.has(n));
-    const dropped = list.filter((n) => !own.has(n));
-    return dropped.length === 0
-      ? { value, ignored: [] }
-      : { value: kept, ignored: [{ reason: "passes more of the environment to commands", value: dropped }] };
-  },
+  "tools.shellEnv": narrowOnly("tools.shellEnv", "passes more of the environment to commands"),
+
+  /** A path the project adds would show the sandbox the user's files (a credential store, by name): only the user's own apply. */
+  "tools.sandboxToolchains": narrowOnly(
+    "tools.sandboxToolchains",
+    "shows sandboxed commands more of the disk",
+  ),
+  "tools.sandboxReadable": narrowOnly("tools.sandboxReadable", "shows sandboxed commands more of the disk"),
 
   /**
    * The spill store takes its base over (chmod 0700) and sweeps old session folders in it, and

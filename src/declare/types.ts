@@ -81,6 +81,22 @@ export interface ToolContext {
   elicit?: (request: ElicitRequest) => Promise<ElicitResult>;
   /** Asks the client's model (MCP `sampling/createMessage`). Throws ClientUnavailableError when there is none. */
   sample?: (request: SampleRequest) => Promise<SampleResult>;
+  /**
+   * What the permission check let this call do, set by the host from the decisions it made. A
+   * tool that can enforce it (bash's sandbox) follows it; without one (a tool run without a
+   * host) it must assume the least: read-only.
+   */
+  grant?: CallGrant;
+}
+
+/** How far the permission check let one call go. */
+export interface CallGrant {
+  /**
+   * False when nothing was asked and every need of the call was a read or known safe (bash's
+   * read-only set): it may write nothing and run no other program. True when a person approved
+   * an ask, or a rule (or the default) allowed a need that may write or run a program.
+   */
+  writes: boolean;
 }
 
 /** A permission decision about one path, made without asking anyone. */
@@ -97,6 +113,8 @@ export interface PathAccess {
   readonly boundary: boolean;
   /** Paths whose contents run code outside a sandbox later (.git, .toolplane, ...): a sandbox keeps them read-only. */
   readonly protected?: readonly string[];
+  /** Basename globs of the files that always ask (permissions.askFiles): a read-only sandbox hides them. */
+  readonly askFiles?: readonly string[];
   /**
    * The decision for showing each path (absolute) in this call's result: the same rules and
    * askFiles as a call that named the path itself. An ask this call was already approved under

@@ -1,8 +1,9 @@
 import { ArgumentsError } from "../declare/errors.js";
-import type { AnyTool, ToolSession } from "../declare/types.js";
+import type { AnyTool, CallGrant, ToolSession } from "../declare/types.js";
 import { type Decision, evaluatePermission, type PermissionRequest } from "../permissions/evaluate.js";
 import { buildPermissionRequests, type RequestEnv } from "../permissions/request.js";
 import { CallFailure, messageOf, refusedArguments } from "./failure.js";
+import { grantOf } from "./grant.js";
 import type { HookSteps, PreOutcome } from "./hook-steps.js";
 import type { AskRequest, HostOptions } from "./host-types.js";
 import type { ToolCall } from "./types.js";
@@ -13,6 +14,8 @@ export interface Authorised {
   /** The ask the call was approved under, if it asked. */
   approved?: Decision;
   env: RequestEnv;
+  /** What the decisions let the call do (bash's sandbox follows it): see CallGrant. */
+  grant: CallGrant;
 }
 
 type Decided = Array<{ request: PermissionRequest; decision: Decision }>;
@@ -43,8 +46,9 @@ export class Authoriser {
       workspace: this.options.workspace,
       extraRoots: [...(this.options.extraRoots ?? []), ...(spillDir ? [spillDir] : [])],
     };
-    const asks = await this.decide(call, tool, namespace, pre, env);
-    if (asks === undefined) return { args: pre.args, env };
+    const { asks, requests } = await this.decide(call, tool, namespace, pre, env);
+    if (asks === undefined) return { args: pre.args, env, grant: grantOf(requests, false) };
+    const approvedGrant = grantOf(requests, true);
     const ask = this.options.ask;
     const answered = await this.serial(async () => {
       const verdict = hooks ? await hooks.permission(pre.args, asks) : undefined;
@@ -55,27 +59,29 @@ export class Authoriser {
     if ("allow" in answered && answered.allow) {
       const replaced = answered.allow.updatedInput;
       if (replaced === undefined || hooks === undefined)
-        return { args: pre.args, approved: asks.decision, env };
+        return { args: pre.args, approved: asks.decision, env, grant: approvedGrant };
       // the new arguments are checked as if the model had sent them; what they ask goes to the approver
       const args = hooks.argsFrom(replaced, answered.allow.entry);
       const again = await this.decide(call, tool, namespace, { args }, env);
-      if (again === undefined) return { args, env };
-      if (!(await this.serial(() => approve(ask, again))))
-        throw notApproved(again.decision, ask !== undefined);
-      return { args, approved: again.decision, env };
+      // the new arguments ask nothing: they run under what their own requests need, no more
+      if (again.asks === undefined) return { args, env, grant: grantOf(again.requests, false) };
+      const asked = again.asks;
+      if (!(await this.serial(() => approve(ask, asked))))
+        throw notApproved(asked.decision, ask !== undefined);
+      return { args, approved: asked.decision, env, grant: grantOf(again.requests, true) };
     }
     if (!("approved" in answered) || !answered.approved) throw notApproved(asks.decision, ask !== undefined);
-    return { args: pre.args, approved: asks.decision, env };
+    return { args: pre.args, approved: asks.decision, env, grant: approvedGrant };
   }
 
-  /** Evaluates every request of the call; throws on a deny; returns its asks as one request (or none). */
+  /** Evaluates every request of the call; throws on a deny; returns its asks as one request (or none) and the requests. */
   private async decide(
     call: ToolCall,
     tool: AnyTool,
     namespace: string,
     pre: PreOutcome,
     env: RequestEnv,
-  ): Promise<AskRequest | undefined> {
+  ): Promise<{ asks: AskRequest | undefined; requests: PermissionRequest[] }> {
     let requests: PermissionRequest[];
     try {
       requests = await buildPermissionRequests(tool, namespace, pre.args, {
@@ -118,14 +124,14 @@ export class Authoriser {
       );
     }
     const asks = decided.filter((d) => d.decision.effect === "ask");
-    if (asks.length === 0) return undefined;
+    if (asks.length === 0) return { asks: undefined, requests };
     const first = asks[0]!;
     const messages = [...new Set(asks.map((a) => a.decision.message))];
     const decision =
       messages.length === 1 ? first.decision : { ...first.decision, message: messages.join("; ") };
     const request: AskRequest = { call, tool: tool.name, decision, request: first.request };
     if (asks.length > 1 || requests.length > 1) request.pending = asks;
-    return request;
+    return { asks: request, requests };
   }
 
   /**

@@ -150,7 +150,7 @@ export class ExecutionHost {
     const checked = checkArguments(tool, restored);
     // PreToolUse hooks may refuse the call, replace its arguments, allow or ask (docs/hooks.md)
     const pre = hooks ? await hooks.before(checked) : { args: checked };
-    const { args, approved, env } = await this.auth.authorise(call, tool, namespace, pre, hooks);
+    const { args, approved, env, grant } = await this.auth.authorise(call, tool, namespace, pre, hooks);
     hooks?.started(args);
 
     const limits = limitsFrom(config);
@@ -187,6 +187,7 @@ export class ExecutionHost {
       }),
       session: this.session,
       ...clientContext(this.options, run.client, tool.name, controller.signal),
+      grant,
     };
     if (this.options.log) ctx.log = this.options.log;
 

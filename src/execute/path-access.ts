@@ -73,6 +73,7 @@ export function pathAccess(o: PathAccessOptions): PathAccess {
     },
     boundary: o.policy.workspaceBoundary,
     protected: o.policy.protectedPaths ?? [],
+    askFiles: o.policy.askFiles,
     check: (paths, options = {}) => paths.map((p) => quick(p, options.real === true)),
     approve: (p) => {
       let answer = answers.get(p);

@@ -272,9 +272,10 @@ const askFilesMatchers = new WeakMap<readonly string[], (name: string) => boolea
 
 /**
  * The askFiles globs as one matcher, compiled once per list (a search checks thousands of files
- * against the same list): the same pathGlob matchers, looked up once instead of per file.
+ * against the same list, the read-only sandbox every file of the workspace): the same pathGlob
+ * matchers, looked up once instead of per file. Give it NFC names, as the checks here do.
  */
-function askFilesMatcher(globs: readonly string[]): (name: string) => boolean {
+export function askFilesMatcher(globs: readonly string[]): (name: string) => boolean {
   let matcher = askFilesMatchers.get(globs);
   if (!matcher) {
     const each = globs.map((glob) => pathGlob(glob, true));

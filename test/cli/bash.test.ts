@@ -106,6 +106,10 @@ describe("toolplane doctor: the sandbox row", () => {
     const row = JSON.parse(r.stdout).checks.find((c: { check: string }) => c.check === "sandbox");
     expect(row.ok).toBe(false);
     expect(row.detail).toContain("cannot be sandboxed here, so each one asks first");
+    // and what is lost: no second wall behind the permission check
+    expect(row.detail).toContain(
+      "an approved one runs unsandboxed (it reads the whole disk): the permission check alone holds",
+    );
     expect(row.fix).toContain("apt-get install bubblewrap");
   });
 
@@ -114,7 +118,9 @@ describe("toolplane doctor: the sandbox row", () => {
     const r = runCli(["doctor", "--cwd", repo, "--json"], { env });
     const row = JSON.parse(r.stdout).checks.find((c: { check: string }) => c.check === "sandbox");
     expect(row).toMatchObject({ station: "tools", ok: true });
-    expect(row.detail).toContain("workspace-write, no network");
+    expect(row.detail).toContain("a command that needs no approval read-only");
+    expect(row.detail).toContain("with the workspace writable (no network)");
+    expect(row.detail).toContain("no other file of the home folder or credential store");
   });
 });
 

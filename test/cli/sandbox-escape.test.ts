@@ -172,7 +172,7 @@ describe(`the sandbox holds what a command could use to escape later${missing}`,
     },
   );
 
-  describe("network off closes unix sockets outside the workspace", () => {
+  describe("unix sockets outside the workspace are out of reach, with the network on or off", () => {
     const sockets = ["/run/tp-escape-test.sock", "/var/tmp/tp-escape-test.sock"];
     // the servers run in processes of their own: the CLI calls below block this one
     const servers: ChildProcess[] = [];
@@ -192,15 +192,24 @@ describe(`the sandbox holds what a command could use to escape later${missing}`,
     });
 
     it.skipIf(!support.available)(
-      "a socket in /run or /var/tmp is not there inside; with the network on it is",
+      "a socket in /run or /var/tmp is not there inside, network or not; one named in tools.sandboxReadable is",
       () => {
         const { repo, env } = tempProject();
         for (const s of sockets) {
           const probe = `node -e "require('net').connect('${s}').on('data', (d) => { process.stdout.write(String(d)); process.exit(0) }).on('error', (e) => { console.log('refused', e.code); process.exit(7) })"`;
           const closed = bash(repo, env, probe, "--yes");
           expect(closed.stdout).toMatch(/refused E[A-Z]+/);
-          const open = bash(repo, env, probe, "--yes", "--set", "tools.sandboxNetwork=true");
-          expect(open.stdout).toContain("hello from outside");
+          const online = bash(repo, env, probe, "--yes", "--set", "tools.sandboxNetwork=true");
+          expect(online.stdout).toMatch(/refused E[A-Z]+/);
+          const named = bash(
+            repo,
+            env,
+            probe,
+            "--yes",
+            "--set",
+            `tools.sandboxReadable=${JSON.stringify([s])}`,
+          );
+          expect(named.stdout).toContain("hello from outside");
         }
       },
     );

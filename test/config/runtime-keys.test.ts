@@ -24,6 +24,8 @@ const OTHER: Record<string, unknown> = {
   "hooks.PermissionRequest": [{ hooks: [{ type: "command", command: "exit 0", timeout: 5 }] }],
   "hooks.PostToolUse": [{ matcher: "*", hooks: [{ type: "command", command: "exit 0" }] }],
   "hooks.PostToolUseFailure": [{ matcher: "read", hooks: [{ type: "command", command: "exit 0" }] }],
+  "tools.sandboxToolchains": ["~/.cargo/bin"],
+  "tools.sandboxReadable": ["~/.aws", "$VIRTUAL_ENV/lib"],
 };
 
 /** Another valid value for a run-time key: a flag flipped, a number moved, or OTHER's. */

@@ -74,7 +74,7 @@ export function installConsumer(
   dependencies: Record<string, string>,
   aliases: Record<string, string> = {},
 ): void {
-  mkdirSync(path.join(dir, "src"), { recursive: true });
+  mkdirSync(dir, { recursive: true });
   writeFileSync(path.join(dir, packed.filename), packed.tarball);
   writeFileSync(
     path.join(dir, "package.json"),

@@ -13,8 +13,8 @@ export function removeTempDirs(): void {
 }
 
 /** A fresh temp dir (realpath, so symlinked /tmp does not confuse path checks); removed after the file. */
-export function tempDir(prefix = "tp-"): string {
-  const dir = realpathSync(mkdtempSync(path.join(tmpdir(), prefix)));
+export function tempDir(prefix = "tp-", base = tmpdir()): string {
+  const dir = realpathSync(mkdtempSync(path.join(base, prefix)));
   made.push(dir);
   return dir;
 }

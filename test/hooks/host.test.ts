@@ -234,6 +234,36 @@ describe("PermissionRequest answers an ask before the approver", () => {
   });
 });
 
+describe("the sandbox follows what a hook decided", () => {
+  it.skipIf(!sandboxSupport().available)(
+    "a read of an ask-first file a PermissionRequest hook approved sees it; a line a PreToolUse hook allowed stays read-only",
+    async () => {
+      const { plane } = await open({ ".env": "TOKEN=hooked-approval\n" }, ["tools.sandbox=workspace-write"]);
+      const approve: InProcessHooks = {
+        PermissionRequest: [
+          () => ({
+            hookSpecificOutput: { hookEventName: "PermissionRequest", decision: { behavior: "allow" } },
+          }),
+        ],
+      };
+      // cat is read-only, but .env asks: approved, the call runs as approved ones do, .env shown
+      const approved = await plane
+        .host({ hooks: approve })
+        .call({ tool: "bash", args: { command: "cat .env" } });
+      expect(approved.value, textOf(approved)).toMatchObject({ sandbox: "workspace-write" });
+      expect(textOf(approved)).toContain("TOKEN=hooked-approval");
+
+      // a PreToolUse allow is a rule, not an approval: the line runs under what it needs, a write or only reads
+      const wrote = await plane
+        .host({ hooks: allowAll })
+        .call({ tool: "bash", args: { command: "ls; echo x > b.txt" } });
+      expect(wrote.value, textOf(wrote)).toMatchObject({ sandbox: "workspace-write" });
+      const listed = await plane.host({ hooks: allowAll }).call({ tool: "bash", args: { command: "ls -a" } });
+      expect(listed.value, textOf(listed)).toMatchObject({ sandbox: "read-only" });
+    },
+  );
+});
+
 describe("after the call", () => {
   it("PostToolUse's additionalContext and block reach the result, labelled; PostToolUseFailure runs on a failure", async () => {
     const { plane } = await open({ "c.txt": "sea\n" });

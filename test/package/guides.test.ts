@@ -1,18 +1,18 @@
 // Every guide's example (examples/<way>/, shown in docs/guides/<way>.md) run against the package as
-// a user installs it: packed, installed into one consumer with the SDKs the guides use, each
+// a user installs it: packed, installed into a consumer with the SDKs the guides use, each
 // example transpiled as it is and run by node, with deferral on. The provider loops talk to a
 // model on loopback that speaks the provider's wire API (test/helpers/wire-model.ts); the type
 // check against the SDKs' own types is `npm run typecheck` (the examples are in tsconfig.json).
 import { execFile } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { rm } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 import { transform } from "esbuild";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { ROOT } from "../helpers/cli.js";
-import { installConsumer, npmEnv, packRepository, repoPackage } from "../helpers/pack.js";
-import { tempDir, tempProject } from "../helpers/tmp.js";
+import { npmEnv } from "../helpers/pack.js";
+import { packedConsumer, workspace } from "../helpers/packed.js";
+import { tempProject } from "../helpers/tmp.js";
 import {
   anthropicMessage,
   functionCall,
@@ -24,7 +24,6 @@ import {
 } from "../helpers/wire-model.js";
 
 const run = promisify(execFile);
-const dev = repoPackage.devDependencies as Record<string, string>;
 /** Deferral on: the example integration, deferred whatever the threshold. */
 const DEFERRAL = ["tools.examples=true", 'defer.tools={"ticket_status":"always"}'];
 const PROMPT = "What is the status of ticket T-1001?";
@@ -35,37 +34,30 @@ const out = await main({ ...JSON.parse(options), env: process.env });
 console.log(JSON.stringify(out));
 `;
 
+/** The run's shared consumer: it holds the SDKs the guides use (test/helpers/packed.ts). */
 let consumer: string;
+/** This file's folder in it: the examples, the runner, the mistakes. */
+let own: string;
 
 beforeAll(async () => {
-  const dir = tempDir("tp-guides-");
-  const packed = packRepository(dir);
-  consumer = path.join(dir, "consumer");
-  installConsumer(consumer, packed, {
-    zod: repoPackage.dependencies.zod,
-    "@modelcontextprotocol/sdk": repoPackage.dependencies["@modelcontextprotocol/sdk"],
-    "@anthropic-ai/sdk": dev["@anthropic-ai/sdk"]!,
-    openai: dev.openai!,
-    ai: dev.ai!,
-    "@ai-sdk/openai": dev["@ai-sdk/openai"]!,
-    "@openai/agents": dev["@openai/agents"]!,
-  });
+  consumer = await packedConsumer();
+  own = workspace(consumer, "guides");
   // each example as it is, types stripped (esbuild: what a user's build does)
   for (const way of readdirSync(path.join(ROOT, "examples"))) {
-    for (const file of readdirSync(path.join(ROOT, "examples", way))) {
+    // files only: a way's fixture folders (examples/hooks/project, examples/mcp-everything/.toolplane) are not guide code
+    for (const entry of readdirSync(path.join(ROOT, "examples", way), { withFileTypes: true })) {
+      if (!entry.isFile()) continue;
+      const file = entry.name;
       const source = readFileSync(path.join(ROOT, "examples", way, file), "utf8");
-      mkdirSync(path.join(consumer, "guides", way), { recursive: true });
+      mkdirSync(path.join(own, "guides", way), { recursive: true });
       if (file.endsWith(".ts")) {
         const { code } = await transform(source, { loader: "ts", format: "esm", target: "node20" });
-        writeFileSync(path.join(consumer, "guides", way, file.replace(/\.ts$/, ".mjs")), code);
-      } else writeFileSync(path.join(consumer, "guides", way, file), source);
+        writeFileSync(path.join(own, "guides", way, file.replace(/\.ts$/, ".mjs")), code);
+      } else writeFileSync(path.join(own, "guides", way, file), source);
     }
   }
-  writeFileSync(path.join(consumer, "run.mjs"), RUNNER);
-}, 300_000);
-
-// the consumer's node_modules (~250 packages) before the temp cleanup, with time for a loaded machine
-afterAll(() => rm(consumer, { recursive: true, force: true, maxRetries: 2 }), 300_000);
+  writeFileSync(path.join(own, "run.mjs"), RUNNER);
+}, 600_000);
 
 /** A hermetic project and the environment a user's process would have there. */
 function project(files: Record<string, string> = {}) {
@@ -76,7 +68,7 @@ function project(files: Record<string, string> = {}) {
 
 async function example(way: string, file: string, options: object, env: NodeJS.ProcessEnv) {
   const { stdout } = await run(process.execPath, ["run.mjs", way, file, JSON.stringify(options)], {
-    cwd: consumer,
+    cwd: own,
     env,
     timeout: 60_000,
   });
@@ -256,7 +248,7 @@ describe.concurrent("the guides' examples, against the installed package, deferr
       ...p.env,
       PATH: `${path.join(consumer, "node_modules", ".bin")}${path.delimiter}${p.env.PATH}`,
     };
-    const { stdout } = await run("bash", [path.join(consumer, "guides", "cli", "walkthrough.sh")], {
+    const { stdout } = await run("bash", [path.join(own, "guides", "cli", "walkthrough.sh")], {
       cwd: p.repo,
       env,
       timeout: 60_000,
@@ -284,10 +276,10 @@ await Toolplane.open({ cwd: process.cwd(), set: ["catalog.budget.chars=lots"] })
       'ConfigError: --set: "catalog.budget.chars" has the wrong type',
     ],
   ])("an uncaught %s: under 4,000 characters on stderr, message first", async (_name, code, says) => {
-    const file = path.join(consumer, `mistake-${_name}.mjs`);
+    const file = path.join(own, `mistake-${_name}.mjs`);
     writeFileSync(file, code);
     const p = project();
-    const failed = await run(process.execPath, [file], { cwd: consumer, env: p.env }).then(
+    const failed = await run(process.execPath, [file], { cwd: own, env: p.env }).then(
       () => undefined,
       (error: { stderr: string; code: number }) => error,
     );

@@ -5,8 +5,9 @@ import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { installConsumer, type Packed, packRepository, repoPackage } from "../helpers/pack.js";
-import { tempDir, tempProject } from "../helpers/tmp.js";
+import { repoPackage } from "../helpers/pack.js";
+import { packedConsumer, SHARED_CONSUMER, workspace } from "../helpers/packed.js";
+import { tempProject } from "../helpers/tmp.js";
 
 const HARNESS = `import { Toolplane } from "toolplane";
 import { aiSdkAttachments, aiSdkTools } from "toolplane/ai-sdk";
@@ -89,41 +90,40 @@ async function viaAgents() {
 console.log(JSON.stringify({ ai: await viaAiSdk(), agents: await viaAgents() }));
 `;
 
+const newest = {
+  ai: String(repoPackage.devDependencies["ai-7"]).replace("npm:ai@", ""),
+  agents: String(repoPackage.devDependencies["openai-agents-0.20"]).replace("npm:@openai/agents@", ""),
+};
+/** Each end's consumer: the lowest is the run's shared one (it holds the lowest SDKs), the newest its own. */
 const ENDS = {
   lowest: {
-    ai: repoPackage.devDependencies.ai,
-    agents: repoPackage.devDependencies["@openai/agents"],
-    aliases: {},
+    ai: SHARED_CONSUMER.ai!,
+    agents: SHARED_CONSUMER["@openai/agents"]!,
+    consumer: () => packedConsumer(),
   },
   newest: {
-    ai: String(repoPackage.devDependencies["ai-7"]).replace("npm:ai@", ""),
-    agents: String(repoPackage.devDependencies["openai-agents-0.20"]).replace("npm:@openai/agents@", ""),
-    aliases: { ai: "ai-7", "@openai/agents": "openai-agents-0.20" },
+    ...newest,
+    consumer: () =>
+      packedConsumer(
+        { ai: newest.ai, "@openai/agents": newest.agents, zod: repoPackage.dependencies.zod },
+        { ai: "ai-7", "@openai/agents": "openai-agents-0.20" },
+      ),
   },
-} as const;
-
-let packed: Packed;
-beforeAll(() => {
-  packed = packRepository(tempDir("tp-pack-defer-"));
-}, 120_000);
+};
 
 describe.each(Object.entries(ENDS))("deferral through the installed adapters (%s SDKs)", (_end, versions) => {
   let consumer: string;
-  beforeAll(() => {
-    consumer = path.join(tempDir("tp-pack-defer-consumer-"), "consumer");
-    installConsumer(
-      consumer,
-      packed,
-      { ai: versions.ai, "@openai/agents": versions.agents, zod: repoPackage.dependencies.zod },
-      versions.aliases,
-    );
-    writeFileSync(path.join(consumer, "harness.mjs"), HARNESS);
-  }, 300_000);
+  let own: string;
+  beforeAll(async () => {
+    consumer = await versions.consumer();
+    own = workspace(consumer, "pack-deferral");
+    writeFileSync(path.join(own, "harness.mjs"), HARNESS);
+  }, 600_000);
 
   function harness(mode: "on" | "off") {
     const project = tempProject();
-    const out = execFileSync(process.execPath, [path.join(consumer, "harness.mjs"), project.repo, mode], {
-      cwd: consumer,
+    const out = execFileSync(process.execPath, [path.join(own, "harness.mjs"), project.repo, mode], {
+      cwd: own,
       env: { ...project.env, TOOLPLANE_HOME: path.join(project.home, ".toolplane") },
       encoding: "utf8",
     });

@@ -1,13 +1,15 @@
-// The package as a user gets it: `npm pack`, installed into a fresh project from the local npm cache
-// (no network), then imported, typechecked by a strict consumer, and run through its bin.
+// The package as a user gets it: `npm pack`, installed into a project from the local npm cache (no
+// network; the run's shared consumer, test/helpers/packed.ts), then imported, typechecked by a
+// strict consumer, and run through its bin.
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { bashParser } from "../../src/tools/bash/parser.js";
 import { ROOT } from "../helpers/cli.js";
-import { installConsumer, NPX, npmEnv, packRepository, repoPackage, sh } from "../helpers/pack.js";
-import { tempDir, tempProject } from "../helpers/tmp.js";
+import { NPX, npmEnv, repoPackage, sh } from "../helpers/pack.js";
+import { packedConsumer, packedTarball, workspace } from "../helpers/packed.js";
+import { tempProject } from "../helpers/tmp.js";
 
 const pkg = repoPackage;
 /** Whether the native bash parser loads in this repository's own install (else the wasm one runs). */
@@ -98,27 +100,23 @@ console.log(JSON.stringify({
 `;
 
 describe("the package as installed from npm pack", () => {
+  /** The shared consumer (ai, @openai/agents, zod, @types/node among its dependencies). */
   let consumer: string;
+  /** This file's folder in it: the strict consumer's tsconfig and sources, the tool module's repo. */
+  let own: string;
   let project: ReturnType<typeof tempProject>;
   let files: string[];
 
-  beforeAll(() => {
-    const dir = tempDir("tp-pack-");
-    const packed = packRepository(dir);
-    files = packed.files;
-    consumer = path.join(dir, "consumer");
-    installConsumer(consumer, packed, {
-      ai: pkg.devDependencies.ai,
-      "@openai/agents": pkg.devDependencies["@openai/agents"],
-      zod: pkg.dependencies.zod,
-      "@types/node": pkg.devDependencies["@types/node"],
-    });
-
-    writeFileSync(path.join(consumer, "tsconfig.json"), JSON.stringify(CONSUMER_TSCONFIG, null, 2));
-    writeFileSync(path.join(consumer, "src", "weather.ts"), readmeLibraryExample());
-    writeFileSync(path.join(consumer, "src", "main.ts"), CONSUMER_MAIN);
+  beforeAll(async () => {
+    files = (await packedTarball()).files;
+    consumer = await packedConsumer();
+    own = workspace(consumer, "pack");
+    mkdirSync(path.join(own, "src"));
+    writeFileSync(path.join(own, "tsconfig.json"), JSON.stringify(CONSUMER_TSCONFIG, null, 2));
+    writeFileSync(path.join(own, "src", "weather.ts"), readmeLibraryExample());
+    writeFileSync(path.join(own, "src", "main.ts"), CONSUMER_MAIN);
     project = tempProject({ "notes.txt": "a needle in a haystack\n" });
-  }, 300_000);
+  }, 600_000);
 
   it("ships built code, docs and the licence, and nothing it does not need", () => {
     for (const f of [
@@ -208,11 +206,11 @@ describe("the package as installed from npm pack", () => {
 
   it("a strict consumer using public exports only (and the README's example) typechecks and runs", () => {
     const tsc = path.join(ROOT, "node_modules", "typescript", "bin", "tsc");
-    const check = spawnSync(process.execPath, [tsc, "-p", consumer], { encoding: "utf8" });
+    const check = spawnSync(process.execPath, [tsc, "-p", own], { encoding: "utf8" });
     expect(check.stdout + check.stderr, "tsc errors").toBe("");
     expect(check.status).toBe(0);
-    const out = execFileSync(process.execPath, [path.join(consumer, "out", "main.js"), project.repo], {
-      cwd: consumer,
+    const out = execFileSync(process.execPath, [path.join(own, "out", "main.js"), project.repo], {
+      cwd: own,
       env: { ...project.env, TOOLPLANE_HOME: path.join(project.home, ".toolplane") },
       encoding: "utf8",
     });
@@ -248,7 +246,7 @@ describe("the package as installed from npm pack", () => {
   it("a tool module that imports toolplane runs in the installed CLI", () => {
     // the module resolves "toolplane" from the consumer's node_modules: the bundle's library entry,
     // which shares its chunks with the bin that loads the module
-    const repo = path.join(consumer, "with-module");
+    const repo = path.join(own, "with-module");
     mkdirSync(path.join(repo, ".git"), { recursive: true });
     mkdirSync(path.join(repo, ".toolplane"), { recursive: true });
     writeFileSync(

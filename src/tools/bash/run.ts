@@ -1,4 +1,5 @@
 import type { ChildProcess } from "node:child_process";
+import { openSync } from "node:fs";
 import type { Readable } from "node:stream";
 import type { OutputStream } from "../../declare/types.js";
 import { childProcess } from "../../util/child-process.js";
@@ -70,7 +71,8 @@ export async function runShell(run: ShellRun): Promise<ShellExit> {
     cwd: run.cwd,
     env,
     detached: true, // its own process group: one kill reaches every process it started
-    stdio: ["ignore", "pipe", "pipe", "pipe"],
+    // bwrap reads its empty file (what covers a hidden one) from EMPTY_FD; bwrap closes it before the command runs
+    stdio: run.sandbox ? ["ignore", "pipe", "pipe", "pipe", emptyFd()] : ["ignore", "pipe", "pipe", "pipe"],
   });
   const killGroup = () => {
     if (child.pid === undefined) return;
@@ -111,6 +113,14 @@ export async function runShell(run: ShellRun): Promise<ShellExit> {
     killGroup();
     destroy(child);
   }
+}
+
+let devNull: number | undefined;
+
+/** /dev/null, opened once per process and kept: the sandbox's source of an empty file (mounts.ts EMPTY_FD). */
+function emptyFd(): number {
+  devNull ??= openSync("/dev/null", "r");
+  return devNull;
 }
 
 /** Copies a pipe into the sink, awaiting each write: a slow sink holds the command back. */

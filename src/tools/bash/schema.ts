@@ -17,7 +17,7 @@ export const bashOutput = z.object({
   /** Set when the command left the workspace: the next command starts back here. */
   cwdReset: z.boolean().optional(),
   sandbox: z.enum(["off", "read-only", "workspace-write"]),
-  /** Under workspace-write, when the output shows a write refused: what the sandbox kept read-only (relative paths). */
+  /** When the output shows a write refused: what the sandbox kept read-only (relative paths; "." when the whole run was read-only). */
   readOnly: z.array(z.string()).optional(),
   /** Bytes of output the command wrote (stdout and stderr). */
   outputBytes: z.number().int(),

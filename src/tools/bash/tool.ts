@@ -2,12 +2,13 @@ import path from "node:path";
 import { ArgumentsError, defineTool } from "../../declare/index.js";
 import type { OutputStream, RenderedOutput, ToolContext } from "../../declare/types.js";
 import { sandboxSupport } from "../sandbox/bwrap.js";
-import { protectedBinds, removeCreated } from "../sandbox/protect.js";
+import { removeCreated } from "../sandbox/protect.js";
 import { keepShellCwd, resetShellCwd, shellCwd } from "./cwd.js";
 import { shellEnvironment } from "./environment.js";
 import { pidNamespacePrefix } from "./reap.js";
 import { commandTooLong, runShell } from "./run.js";
 import { sandboxFor } from "./sandbox-for.js";
+import { sandboxPlan } from "./sandbox-plan.js";
 import { bashOutput, bashParameters } from "./schema.gen.js";
 import type { BashArgs, BashValue } from "./schema.js";
 
@@ -71,40 +72,22 @@ export async function runBash(args: BashArgs, ctx: ToolContext): Promise<BashVal
   const tooLong = commandTooLong(args.command);
   if (tooLong !== undefined) throw new ArgumentsError(tooLong);
   const cwd = shellCwd(ctx);
-  const { writesInto } = await analysis();
   const sandbox = sandboxFor(ctx.config);
   const extraEnv = (ctx.config["tools.shellEnv"] as string[] | undefined) ?? [];
   const env = shellEnvironment(process.env, extraEnv);
   let plan: Parameters<typeof runShell>[0]["sandbox"];
   let created: string[] = [];
   if (sandbox.active) {
-    const extra = (ctx.config["permissions.additionalDirectories"] as string[] | undefined) ?? [];
-    const roots = [ctx.workspace, ...extra.map((d) => path.resolve(ctx.workspace, d))];
-    const guarded = ctx.paths?.protected ?? [
-      path.join(ctx.workspace, ".git"),
-      path.join(ctx.workspace, ".toolplane"),
-    ];
-    // writes into .git reached the run only if a rule allowed them by path (or a person did): then
-    // .git is writable but for its hooks and config, which run code at the next git
-    const binds =
-      sandbox.mode === "workspace-write"
-        ? protectedBinds({
-            protectedPaths: guarded,
-            roots,
-            gitWritesAllowed: await writesInto(args.command, cwd, path.join(ctx.workspace, ".git")),
-          })
-        : { readOnly: [], created: [] };
-    created = binds.created;
-    plan = {
-      binary: sandboxSupport().binary!,
-      plan: {
-        mode: sandbox.mode as "read-only" | "workspace-write",
-        network: sandbox.network,
-        roots,
-        readOnly: binds.readOnly,
-        cwd,
-      },
-    };
+    // a workspace that cannot be checked for ask-first files throws: the host reports it, nothing runs
+    const made = await sandboxPlan({
+      ctx,
+      cwd,
+      sandbox,
+      gitWrites: async () =>
+        (await analysis()).writesInto(args.command, cwd, path.join(ctx.workspace, ".git")),
+    });
+    created = made.created;
+    plan = { binary: sandboxSupport().binary!, plan: made.plan };
   }
   // a direct call (no host) gets its output in the value, bounded
   let direct = "";
@@ -144,10 +127,11 @@ export async function runBash(args: BashArgs, ctx: ToolContext): Promise<BashVal
   const value: BashValue = {
     exitCode: exit.exitCode,
     cwd: cwd,
-    sandbox: sandbox.active ? sandbox.mode : "off",
+    sandbox: plan ? plan.plan.mode : "off",
     outputBytes: bytes,
   };
-  if (metReadOnly && plan?.plan.readOnly && plan.plan.readOnly.length > 0)
+  if (metReadOnly && plan?.plan.mode === "read-only") value.readOnly = ["."];
+  else if (metReadOnly && plan?.plan.readOnly && plan.plan.readOnly.length > 0)
     value.readOnly = plan.plan.readOnly.map((p) => relativeToWorkspace(p, ctx.workspace));
   if (exit.signal) value.signal = exit.signal;
   let ended = cwd;
@@ -178,7 +162,11 @@ export function renderBash(value: BashValue): RenderedOutput {
     value.exitCode !== null ? `exit code ${value.exitCode}` : `killed by ${value.signal ?? "a signal"}`;
   lines.push(`[${status}]`);
   // a failed command under the sandbox may have met the protected paths: say why they are read-only
-  if (value.exitCode !== 0 && value.readOnly && value.readOnly.length > 0)
+  if (value.exitCode !== 0 && value.readOnly && value.sandbox === "read-only")
+    lines.push(
+      "[the command ran in a read-only sandbox (it needed no approval, or tools.sandbox is read-only): only its own /tmp can be written; a command runs with the workspace writable when a rule allows it or the user approves it]",
+    );
+  else if (value.exitCode !== 0 && value.readOnly && value.readOnly.length > 0)
     lines.push(
       `[the sandbox keeps ${value.readOnly.join(", ")} read-only: what is written there runs outside it later; a permission rule that names the path can allow it]`,
     );

@@ -1,6 +1,7 @@
-import { accessSync, constants, lstatSync } from "node:fs";
+import { accessSync, constants } from "node:fs";
 import path from "node:path";
 import { childProcess } from "../../util/child-process.js";
+import { type MountPlan, mountArgs } from "./mounts.js";
 
 export type SandboxMode = "off" | "read-only" | "workspace-write";
 
@@ -54,7 +55,7 @@ function findOnPath(name: string, searchPath: string): string | undefined {
 }
 
 function probe(binary: string): SandboxSupport {
-  const r = childProcess().spawnSync(binary, [...baseArgs(false), "--", "/bin/sh", "-c", "exit 0"], {
+  const r = childProcess().spawnSync(binary, [...probeArgs(), "--", "/bin/sh", "-c", "exit 0"], {
     encoding: "utf8",
     timeout: 10_000,
     stdio: ["ignore", "ignore", "pipe"],
@@ -76,61 +77,28 @@ function probe(binary: string): SandboxSupport {
 }
 
 /** Isolation every sandboxed command gets: its own namespaces, no capabilities, dies with its parent. */
-function baseArgs(network: boolean): string[] {
-  return [
-    "--ro-bind",
-    "/",
-    "/",
-    "--dev",
-    "/dev",
-    "--proc",
-    "/proc",
-    "--tmpfs",
-    "/tmp",
-    "--unshare-all",
-    ...(network ? ["--share-net"] : []),
-    "--die-with-parent",
-    "--new-session",
-    "--cap-drop",
-    "ALL",
-  ];
+const ISOLATION = ["--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL"];
+
+/** The probe's run: does bwrap make its namespaces here (the whole root, read-only, is enough). */
+function probeArgs(): string[] {
+  return ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", ...ISOLATION];
 }
 
-export interface SandboxPlan {
-  mode: Exclude<SandboxMode, "off">;
-  network: boolean;
-  /** Writable in workspace-write (the workspace and added directories); read-only otherwise. */
-  roots: readonly string[];
-  /** Existing paths under the roots bound read-only again on top (.git, .toolplane, tool modules). */
-  readOnly?: readonly string[];
-  cwd: string;
-}
+export type SandboxPlan = MountPlan;
 
 /**
- * bwrap's arguments: the whole filesystem read-only, a private /tmp, a fresh /dev and /proc, no
- * network (unless allowed), and the workspace bound back on top, writable only in workspace-write.
- * The binds come after the /tmp mount, so a workspace under /tmp is still the real one.
+ * bwrap's arguments: its own namespaces (the network's too, unless the plan lets it out), no
+ * capabilities, and the mounts of mounts.ts: only the system folders, the roots, what the plan
+ * shows, and private /tmp, /run, /var/tmp and /dev/shm; the roots writable only in
+ * workspace-write. Unix sockets of the machine are out of reach too: /run and /var/tmp are empty,
+ * $HOME is not there, and abstract sockets are closed by the network namespace.
  */
 export function bwrapArgs(plan: SandboxPlan): string[] {
-  const args = baseArgs(plan.network);
-  // without the network, unix sockets are closed too: /run and /var/tmp (where docker, D-Bus,
-  // agents and runtimes keep theirs) are empty and private, like /tmp; abstract sockets are
-  // closed by the network namespace. Sockets elsewhere (under $HOME) stay reachable: bubblewrap
-  // has no filter for connect() (docs/bash.md).
-  if (!plan.network) for (const dir of PRIVATE_WHEN_OFFLINE) if (isRealDir(dir)) args.push("--tmpfs", dir);
-  for (const root of plan.roots)
-    args.push(plan.mode === "workspace-write" ? "--bind" : "--ro-bind", root, root);
-  if (plan.mode === "workspace-write") for (const p of plan.readOnly ?? []) args.push("--ro-bind", p, p);
+  const args = [...ISOLATION];
+  if (plan.network) args.push("--share-net");
+  args.push(...mountArgs(plan));
   args.push("--chdir", plan.cwd, "--setenv", "TMPDIR", "/tmp");
+  // git status refreshes the index when it can take its lock: nothing may be written, so it does not try
+  if (plan.mode === "read-only") args.push("--setenv", "GIT_OPTIONAL_LOCKS", "0");
   return args;
-}
-
-const PRIVATE_WHEN_OFFLINE = ["/run", "/var/run", "/var/tmp", "/dev/shm"];
-
-function isRealDir(dir: string): boolean {
-  try {
-    return lstatSync(dir).isDirectory();
-  } catch {
-    return false;
-  }
 }
