@@ -65,9 +65,17 @@ async function run(which: { suite: string } | { scenario: string }, tmp: string)
   return clientVerdicts(out, (scenario, folder, checksFailed) => {
     const exitFile = path.join(tmp, `${scenario.replace(/\//g, "_")}.exit`);
     const exit = existsSync(exitFile) ? Number(readFileSync(exitFile, "utf8")) : null;
-    const said = () => readFileSync(path.join(folder, "stderr.txt"), "utf8").replace(/\s+/g, " ").slice(-400);
+    // stderr, and stdout's end (catalog --json names a server that failed to start only there)
+    const said = () =>
+      ["stderr", "stdout"]
+        .map((f) =>
+          readFileSync(path.join(folder, `${f}.txt`), "utf8")
+            .replace(/\s+/g, " ")
+            .slice(-400),
+        )
+        .join(" | ");
     if (exit !== 0 && !CLIENT_MAY_FAIL.has(scenario))
-      return [`the client exited ${exit} (stderr: ${said()})`];
+      return [`the client exited ${exit} (stderr | stdout: ${said()})`];
     // beside a failure of the suite's checks, what the CLI saw
     return checksFailed ? [`(the client said: ${said()})`] : [];
   });
