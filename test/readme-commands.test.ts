@@ -6,7 +6,8 @@ import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { fakeChatServer } from "./eval/fake-chat-server.js";
-import { CLI, ROOT, runCli } from "./helpers/cli.js";
+import { CLI, ROOT, runCli, runCliAsync } from "./helpers/cli.js";
+import { startOAuthMcpServer } from "./helpers/mcp-http.js";
 import { tempProject, writeTree } from "./helpers/tmp.js";
 import { startServeHttp } from "./mcp/serve-process.js";
 
@@ -187,6 +188,35 @@ const CASES: Record<string, () => Promise<void> | void> = {
       kind: "run-time",
     });
     expect(out.values["defer.threshold"].kind).toBe("assembly");
+  },
+  "toolplane mcp login SERVER": async () => {
+    const server = await startOAuthMcpServer();
+    cleanups.push(() => server.close());
+    const p = project();
+    writeTree(p.repo, {
+      ".toolplane/config.json": JSON.stringify({ mcp: { servers: { remote: { url: server.url } } } }),
+    });
+    // the browser: a script that loads the page and follows its redirects, as a browser does
+    const BROWSER = path.join(ROOT, "test", "mcp", "conformance", "browser.sh");
+    const r = await runCliAsync(["mcp", "login", "remote", "--json"], {
+      cwd: p.repo,
+      env: { ...p.env, BROWSER },
+    });
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out).toMatchObject({ server: "remote", loggedIn: true, scopes: ["mcp:tools"] });
+    expect(out.file.startsWith(path.join(p.env.TOOLPLANE_HOME as string, "mcp-oauth", ""))).toBe(true);
+  },
+  "toolplane mcp logout SERVER": () => {
+    const p = project();
+    const servers = JSON.stringify({ remote: { url: "https://mcp.example.com/mcp" } });
+    const out = p.json(["mcp", "logout", "remote", "--set", `mcp.servers=${servers}`]);
+    expect(out).toEqual({
+      server: "remote",
+      url: "https://mcp.example.com/mcp",
+      loggedOut: false,
+      removed: [],
+    });
   },
   "toolplane trust [DIR] [--revoke]": () => {
     const p = project();

@@ -1,4 +1,6 @@
 import type { LoadOptions } from "../config/index.js";
+import type { ElicitationHandler } from "../mcp/client/elicitation.js";
+import type { McpLoginHook } from "../mcp/client/oauth/session.js";
 import type { ProgressFactory } from "../util/progress.js";
 
 /** What `Toolplane.open()` takes: where and for whom to assemble, besides the configuration. */
@@ -18,4 +20,15 @@ export interface ToolplaneOptions extends LoadOptions {
    * only the server its tool's name points at, so a call of a built-in never waits for one.
    */
   mcpServers?: (server: string) => boolean;
+  /**
+   * Sends a person to an MCP server's authorization page (OAuth). Without it, a server that needs a
+   * login the stored ones cannot give is left out with `MCP server "x" needs login: toolplane mcp
+   * login x`; stored logins are used and refreshed either way.
+   */
+  mcpLogin?: McpLoginHook;
+  /**
+   * Answers MCP servers' `elicitation/create` requests (a form for the person). Without it, the
+   * client does not offer elicitation to servers.
+   */
+  onElicitation?: ElicitationHandler;
 }

@@ -5,7 +5,8 @@ import type { Config } from "../config/index.js";
 import type { ServedEntries } from "../declare/served.js";
 import type { AnyTool } from "../declare/types.js";
 import type { Skill, SkillsView } from "../discover/index.js";
-import { type McpClients, registerMcpServers } from "../mcp/client/index.js";
+import { type McpClients, type RegisterMcpOptions, registerMcpServers } from "../mcp/client/index.js";
+import { loginsDir } from "../mcp/client/oauth/store.js";
 import type { McpServerConfig } from "../mcp/config.js";
 import { GLOBAL_LAYER, type Registry, type Restrictions } from "../register/index.js";
 import { builtinProvider } from "../tools/index.js";
@@ -64,7 +65,12 @@ export async function registerProviders(plane: Registrable, options: ToolplaneOp
   const servers = wanted
     ? Object.fromEntries(Object.entries(configured).filter(([name]) => wanted(name)))
     : configured;
-  plane.mcp = registerMcpServers(plane.tools, servers, options.log ? { log: options.log } : {});
+  // logins are the user's: $TOOLPLANE_HOME, from the environment the plane was opened with
+  const mcp: RegisterMcpOptions = { loginsDir: loginsDir(options.env ?? process.env) };
+  if (options.log) mcp.log = options.log;
+  if (options.mcpLogin) mcp.login = options.mcpLogin;
+  if (options.onElicitation) mcp.onElicitation = options.onElicitation;
+  plane.mcp = registerMcpServers(plane.tools, servers, mcp);
 }
 
 /** Every module's prompts and resources, in module order; a module whose declarations failed is named in the log. */

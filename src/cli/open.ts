@@ -4,7 +4,7 @@ import { type CommonOptions, say } from "./common.js";
 
 export async function openToolplane(
   opts: CommonOptions,
-  extra: Pick<Parameters<typeof Toolplane.open>[0], "mcpServers"> = {},
+  extra: Pick<Parameters<typeof Toolplane.open>[0], "mcpServers" | "mcpLogin" | "onElicitation"> = {},
 ): Promise<Toolplane> {
   const open: Parameters<typeof Toolplane.open>[0] = {
     cwd: opts.cwd ?? process.cwd(),
@@ -15,5 +15,7 @@ export async function openToolplane(
   };
   if (opts.scope !== undefined) open.scope = opts.scope;
   if (extra.mcpServers) open.mcpServers = extra.mcpServers;
+  if (extra.mcpLogin) open.mcpLogin = extra.mcpLogin;
+  if (extra.onElicitation) open.onElicitation = extra.onElicitation;
   return Toolplane.open(open);
 }

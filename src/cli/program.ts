@@ -7,6 +7,7 @@ import { doctorCommand } from "./commands/doctor.js";
 import { evalCommand } from "./commands/eval.js";
 import { inspectCommand } from "./commands/inspect.js";
 import { layersCommand } from "./commands/layers.js";
+import { mcpCommand } from "./commands/mcp.js";
 import { searchCommand } from "./commands/search.js";
 import { serveCommand } from "./commands/serve.js";
 import { skillsCommand } from "./commands/skills.js";
@@ -53,6 +54,7 @@ export function buildProgram(): Command {
     doctorCommand,
     trustCommand,
     inspectCommand,
+    mcpCommand,
   ])
     add(program);
   return program;

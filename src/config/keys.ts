@@ -130,6 +130,29 @@ const mcpCommon = () => ({
   defer: deferMark().optional(),
 });
 
+// OAuth for an HTTP server (docs/mcp.md): every field optional, since discovery and dynamic client
+// registration need none. A client ID metadata document must be an https URL with a path (the
+// MCP authorization spec; the SDK refuses anything else).
+const mcpOAuth = () =>
+  z
+    .object({
+      clientId: z.string().min(1).optional(),
+      clientSecret: z.string().min(1).optional(),
+      clientMetadataUrl: z
+        .string()
+        .url()
+        .refine((u) => /^https:\/\/[^/]+\/./.test(u), "must be an https URL with a path")
+        .optional(),
+      scopes: z
+        .array(z.string().regex(/^[\x21\x23-\x5b\x5d-\x7e]+$/, "a scope has no spaces or quotes"))
+        .optional(),
+      callbackPort: z.number().int().min(1).max(65_535).optional(),
+    })
+    .strict()
+    .refine((o) => o.clientSecret === undefined || o.clientId !== undefined, {
+      message: "clientSecret needs the clientId it belongs to",
+    });
+
 const mcpServer = () =>
   z.union([
     z
@@ -145,6 +168,7 @@ const mcpServer = () =>
       .object({
         url: z.string().url(),
         headers: z.record(z.string(), z.string()).optional(),
+        oauth: mcpOAuth().optional(),
         ...mcpCommon(),
       })
       .strict(),
@@ -261,7 +285,7 @@ export const CONFIG_KEYS = {
     kind: "assembly",
     schema: () => z.record(z.string(), mcpServer()),
     default: {},
-    doc: "MCP servers: name -> {command, args?, env?, cwd?} (stdio) or {url, headers?} (Streamable HTTP), each with trusted?, timeoutMs?, startTimeoutMs?, defer? (never | always | auto, for all its tools)",
+    doc: "MCP servers: name -> {command, args?, env?, cwd?} (stdio) or {url, headers?, oauth?: {clientId?, clientSecret?, clientMetadataUrl?, scopes?, callbackPort?}} (Streamable HTTP), each with trusted?, timeoutMs?, startTimeoutMs?, defer? (never | always | auto, for all its tools)",
   },
   "tools.timeoutMs": {
     kind: "run-time",

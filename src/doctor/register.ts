@@ -125,7 +125,7 @@ export async function providerProblemsCheck(
     "provider-problems",
     `${reads} layered reads checked for providers that failed, timed out, or gave malformed or partial lists`,
     problems.map(describeProblem),
-    "fix or remove the provider named (a tools.modules file, an MCP server in mcp.servers, a skill root); a slow one can be given more time with tools.providerTimeoutMs",
+    "fix or remove the provider named (a tools.modules file, an MCP server in mcp.servers, a skill root); a slow one can be given more time with tools.providerTimeoutMs; an MCP server that needs login: run the toolplane mcp login command it names",
   );
   return { check, problems };
 }

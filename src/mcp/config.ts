@@ -20,6 +20,20 @@ export interface McpStdioConfig extends McpCommonConfig {
 export interface McpHttpConfig extends McpCommonConfig {
   url: string;
   headers?: Record<string, string>;
+  oauth?: McpOAuthConfig;
+}
+
+/** `mcp.servers.<name>.oauth`: what the MCP authorization flow cannot discover by itself. */
+export interface McpOAuthConfig {
+  /** A pre-registered client (the authorization server has no dynamic registration, or you prefer yours). */
+  clientId?: string;
+  clientSecret?: string;
+  /** A client ID metadata document (https URL), used where the authorization server supports them. */
+  clientMetadataUrl?: string;
+  /** Scopes to ask for when the server names none (neither its 401 challenge nor its metadata). */
+  scopes?: string[];
+  /** The loopback port of the redirect (default: a free one), for a client registered with a fixed one. */
+  callbackPort?: number;
 }
 
 export const DEFAULT_START_TIMEOUT_MS = 8_000;

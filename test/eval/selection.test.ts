@@ -1,26 +1,12 @@
-import { spawn } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
 import { Toolplane } from "../../src/assemble/index.js";
 import { evalSelection } from "../../src/eval/index.js";
-import { CLI } from "../helpers/cli.js";
+import { runCliAsync as runCli } from "../helpers/cli.js";
 import { tempProject } from "../helpers/tmp.js";
 import { fakeChatServer, type SeenRequest } from "./fake-chat-server.js";
 
-/** Runs the built CLI without blocking the event loop (the fake server lives in this process). */
-function runCliAsync(args: string[], env: NodeJS.ProcessEnv, cwd: string) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => {
-      stdout += d;
-    });
-    child.stderr.on("data", (d) => {
-      stderr += d;
-    });
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
+/** The CLI without blocking the event loop (the fake server lives in this process). */
+const runCliAsync = (args: string[], env: NodeJS.ProcessEnv, cwd: string) => runCli(args, { env, cwd });
 
 /** A model that reads the task: status questions get ticket_status, new tickets get nothing. */
 const sensible = (req: SeenRequest) =>

@@ -1,4 +1,4 @@
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -24,4 +24,32 @@ export function runJson(args: string[], opts: Parameters<typeof runCli>[1] = {})
   const r = runCli([...args, "--json"], opts);
   if (r.code !== 0) throw new Error(`toolplane ${args.join(" ")} exited ${r.code}: ${r.stderr}`);
   return JSON.parse(r.stdout);
+}
+
+/** Runs the built CLI without blocking the event loop (for a server that lives in the test's process). */
+export function runCliAsync(
+  args: string[],
+  opts: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string; timeoutMs?: number } = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], {
+      cwd: opts.cwd ?? ROOT,
+      env: opts.env ?? process.env,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (c) => {
+      stdout += c;
+    });
+    child.stderr.on("data", (c) => {
+      stderr += c;
+    });
+    const timer = setTimeout(() => child.kill("SIGKILL"), opts.timeoutMs ?? 60_000);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+    child.stdin.end(opts.input ?? "");
+  });
 }

@@ -71,3 +71,65 @@ export async function runServerSuite(
   });
   return { code, output, scenarios };
 }
+
+/** A check the suite wrote that failed or warned, as one line. */
+function badChecks(checks: ScenarioResult["checks"]): string[] {
+  return checks
+    .filter((c) => c.status === "FAILURE" || c.status === "WARNING")
+    .map((c) => `${c.status} ${c.id}${c.errorMessage ? `: ${c.errorMessage}` : ""}`);
+}
+
+/**
+ * Runs `conformance client --command COMMAND` over one of the suite's suites (`--suite NAME`) or
+ * one scenario (`--scenario NAME`), with `env` added to the suite's (the client command inherits
+ * it). Its output is not kept: each scenario's checks.json and the client's stderr.txt are.
+ */
+export function runClientSuite(
+  runner: ConformanceRunner,
+  which: { suite: string } | { scenario: string },
+  command: string,
+  outDir: string,
+  env: Record<string, string>,
+): Promise<number | null> {
+  const select = "suite" in which ? ["--suite", which.suite] : ["--scenario", which.scenario];
+  const child = spawn(
+    runner.node,
+    [runner.bin, "client", "--command", command, ...select, "--timeout", "60000", "-o", outDir],
+    { env: { ...process.env, ...env }, stdio: "ignore" },
+  );
+  return new Promise((resolve) => child.once("close", resolve));
+}
+
+/**
+ * Each client scenario's verdict from a runClientSuite output folder: "pass", or the checks that
+ * failed or warned and what `extra` (the client's own exit, which the suite does not keep) adds:
+ * told whether checks failed, it may add a failure, or what the client said beside one.
+ * A scenario's folder is `NAME-<ISO time>`, under `auth/` for the auth scenarios.
+ */
+export function clientVerdicts(
+  outDir: string,
+  extra: (scenario: string, folder: string, checksFailed: boolean) => string[],
+): Record<string, string> {
+  const found: Record<string, string> = {};
+  const visit = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (!entry.isDirectory()) continue;
+      const full = path.join(dir, entry.name);
+      const checks = path.join(full, "checks.json");
+      if (!existsSync(checks)) {
+        visit(full);
+        continue;
+      }
+      const scenario = path
+        .relative(outDir, full)
+        .split(path.sep)
+        .join("/")
+        .replace(/-\d{4}-\d{2}-\d{2}T[\d-]+Z$/, "");
+      const failed = badChecks(JSON.parse(readFileSync(checks, "utf8")));
+      const bad = [...failed, ...extra(scenario, full, failed.length > 0)];
+      found[scenario] = bad.length === 0 ? "pass" : bad.join("; ");
+    }
+  };
+  if (existsSync(outDir)) visit(outDir);
+  return found;
+}

@@ -3,8 +3,10 @@ import { displayCall } from "../../declare/display.js";
 import type { ToolResult } from "../../execute/index.js";
 import { couldComeFrom, MCP_NAME_PREFIX } from "../../mcp/names.js";
 import { cliApprover } from "../approve.js";
+import { browserOpener, cliLogin } from "../browser.js";
 import { NOT_READ_HINT, openCallSession } from "../call-session.js";
 import { type CommonOptions, printJson, say, UsageError } from "../common.js";
+import { cliElicitation } from "../elicit.js";
 import { openToolplane } from "../open.js";
 
 interface CallOptions extends CommonOptions {
@@ -26,8 +28,16 @@ export const action = async (tool: string, opts: CallOptions) => {
       `--args is not JSON (${(error as Error).message}); quote it for the shell, e.g. --args '{"path": "README.md"}'`,
     );
   }
-  // only the MCP server the name points at is started: a call of a built-in never waits for one
-  const plane = await openToolplane(opts, { mcpServers: (server) => couldComeFrom(server, tool) });
+  // only the MCP server the name points at is started: a call of a built-in never waits for one.
+  // A server that asks for a login gets it inline when a browser can be opened; its elicitation
+  // is answered as an ask is (--yes: the schema's defaults; a terminal: the form)
+  const opener = browserOpener();
+  const onElicitation = cliElicitation(opts);
+  const plane = await openToolplane(opts, {
+    mcpServers: (server) => couldComeFrom(server, tool),
+    ...(opener ? { mcpLogin: cliLogin(opener, say) } : {}),
+    ...(onElicitation ? { onElicitation } : {}),
+  });
   try {
     const session = opts.session === undefined ? undefined : await openCallSession(plane, opts.session);
     // a person names the tool directly: a deferred one is loaded as tool_search would for a model
@@ -65,7 +75,12 @@ function sayNextSteps(plane: Toolplane, result: ToolResult, had: { approver: boo
     say(
       "toolplane: the call needs approval: run it on a terminal to be asked, or with --yes to approve every ask",
     );
-  if (result.error?.code === "unknown_tool") {
+  const login = /needs login: (toolplane mcp login \S+)/.exec(message);
+  if (login)
+    say(
+      `toolplane: \`${login[1]}\` opens a browser to log in; a call logs in by itself where $BROWSER (or the system's opener) can open one`,
+    );
+  else if (result.error?.code === "unknown_tool") {
     const servers = Object.keys(plane.config.get("mcp.servers") as object).length > 0;
     // the MCP servers were not started for a name outside mcp__: their tools are not in the answer
     if (servers && !result.tool.startsWith(MCP_NAME_PREFIX))

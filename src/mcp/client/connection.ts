@@ -6,6 +6,12 @@ import { DEFAULT_START_TIMEOUT_MS, isStdio, MCP_IMPLEMENTATION, type McpServerCo
 import { baseSdk, clientSdk, loadClientSdk } from "../sdk.js";
 import { BoundedStdioClientTransport } from "../stdio/client-transport.js";
 import { Diagnostics } from "./diagnostics.js";
+import { ElicitationAnswerer } from "./elicit-answer.js";
+import type { ElicitationHandler } from "./elicitation.js";
+import { retryIdleReset } from "./idle-reset.js";
+import { isNeedsLogin } from "./oauth/errors.js";
+import { type McpLoginHook, type OAuthSession, oauthSessionFor } from "./oauth/session.js";
+import { StandaloneStream } from "./standalone-stream.js";
 
 /** A tool as a server lists it, before any checking: servers send what they like. */
 export interface RemoteTool {
@@ -37,6 +43,7 @@ const buildLoose = (z: typeof import("zod").z) => ({
     structuredContent: z.unknown().optional(),
     isError: z.unknown().optional(),
   }),
+  elicit: z.looseObject({ method: z.literal("elicitation/create"), params: z.unknown().optional() }),
 });
 let loose: ReturnType<typeof buildLoose> | undefined;
 const looseSchemas = () => (loose ??= buildLoose(baseSdk().z));
@@ -51,6 +58,29 @@ export interface RawCallResult {
 /** Pages are bounded so a server that keeps returning a cursor cannot loop forever. */
 const MAX_PAGES = 1000;
 
+/** What a connection may use besides the server's configuration. */
+export interface ConnectionOptions {
+  /** OAuth for an HTTP server (none when its headers carry their own Authorization). */
+  oauth?: OAuthSession;
+  /** Answers the server's elicitation requests; without it the client does not offer elicitation. */
+  onElicitation?: ElicitationHandler;
+}
+
+/** A server's connection options: OAuth for an HTTP server without an Authorization header of its own. */
+export function connectionOptions(o: {
+  server: string;
+  config: McpServerConfig;
+  loginsDir?: string;
+  login?: McpLoginHook;
+  onElicitation?: ElicitationHandler;
+}): ConnectionOptions {
+  const out: ConnectionOptions = {};
+  const oauth = oauthSessionFor(o);
+  if (oauth) out.oauth = oauth;
+  if (o.onElicitation) out.onElicitation = o.onElicitation;
+  return out;
+}
+
 export interface ConnectionEvents {
   /** The server sent notifications/tools/list_changed. */
   toolsChanged(): void;
@@ -63,6 +93,8 @@ export class McpConnection {
   readonly diagnostics = new Diagnostics();
   private client: Client | undefined;
   private transport: Transport | undefined;
+  /** The HTTP transport's standalone stream, which a call waits for (see StandaloneStream). */
+  private stream: StandaloneStream | undefined;
   private closing = false;
   /** When initialize finished (ms since the epoch), for telling a crash loop from a crash. */
   connectedAt = 0;
@@ -73,6 +105,7 @@ export class McpConnection {
     readonly server: string,
     readonly config: McpServerConfig,
     private readonly events: ConnectionEvents,
+    private readonly options: ConnectionOptions = {},
   ) {}
 
   get pid(): number | null {
@@ -92,7 +125,22 @@ export class McpConnection {
   async connect(): Promise<void> {
     const timeout = this.config.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS;
     const sdk = await loadClientSdk();
-    const client = new sdk.Client(MCP_IMPLEMENTATION, { capabilities: {} });
+    // elicitation is offered only when someone can answer it (a terminal, --yes, a harness's hook)
+    const onElicitation = this.options.onElicitation;
+    const client = new sdk.Client(MCP_IMPLEMENTATION, {
+      capabilities: onElicitation ? { elicitation: { form: {} } } : {},
+    });
+    if (onElicitation) {
+      const answerer = new ElicitationAnswerer(this.server, onElicitation);
+      // Registered as Protocol's handler, past Client's wrapper: that one answers a schema outside
+      // the SDK's union with its whole zod error tree (kilobytes, naming no field), where
+      // toolplane's own check (ElicitationAnswerer) names the field and the rule, and checks the answer.
+      const register = Object.getPrototypeOf(sdk.Client.prototype)
+        .setRequestHandler as Client["setRequestHandler"];
+      register.call(client, looseSchemas().elicit, (request, extra) =>
+        answerer.answer((request as { params?: unknown }).params, extra.signal),
+      );
+    }
     const transport = this.makeTransport();
     client.onerror = (error) => this.diagnostics.error(error);
     client.onclose = () => {
@@ -105,8 +153,8 @@ export class McpConnection {
     this.client = client;
     this.transport = transport;
     try {
-      await withDeadline(
-        client.connect(transport, { timeout }),
+      await this.within(
+        client.connect(transport, { timeout: timeout + this.loginTimeoutMs }),
         timeout,
         `did not finish initialize within ${timeout} ms`,
       );
@@ -115,6 +163,8 @@ export class McpConnection {
       this.client = undefined;
       // the transport stops its process (end of input, SIGTERM, SIGKILL): it must not outlive the failure
       await this.closeQuietly(client);
+      // "needs login: toolplane mcp login NAME" is the whole story: not a failure to start
+      if (isNeedsLogin(error)) throw error;
       throw new Error(
         `${this.describeTarget()} failed to start: ${messageOf(error)}${this.diagnostics.describe()}`,
       );
@@ -138,9 +188,13 @@ export class McpConnection {
     let cursor: string | undefined;
     for (let page = 0; page < MAX_PAGES; page++) {
       const params = cursor === undefined ? {} : { cursor };
-      const result = await client.request({ method: "tools/list", params }, looseSchemas().list, {
-        timeout: timeoutMs,
-      });
+      const result = await this.within(
+        client.request({ method: "tools/list", params }, looseSchemas().list, {
+          timeout: timeoutMs + this.loginTimeoutMs,
+        }),
+        timeoutMs,
+        `did not answer tools/list within ${timeoutMs} ms`,
+      );
       tools.push(...result.tools);
       cursor = result.nextCursor;
       if (cursor === undefined || cursor === "") return tools;
@@ -156,6 +210,7 @@ export class McpConnection {
     options: { signal: AbortSignal; timeoutMs: number },
   ): Promise<RawCallResult> {
     const client = this.requireClient();
+    await this.stream?.ready();
     return client.request(
       { method: "tools/call", params: { name: rawName, arguments: args } },
       looseSchemas().call,
@@ -182,6 +237,16 @@ export class McpConnection {
     return `MCP server "${this.server}" (${target})`;
   }
 
+  /** A login at the browser does not count against the server's own timeouts (see OAuthSession.within). */
+  private within<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
+    const oauth = this.options.oauth;
+    return oauth ? oauth.within(promise, ms, message) : withDeadline(promise, ms, message);
+  }
+
+  private get loginTimeoutMs(): number {
+    return this.options.oauth?.loginTimeoutMs ?? 0;
+  }
+
   private requireClient(): Client {
     if (!this.client) throw new Error(`${this.describeTarget()} is not connected`);
     return this.client;
@@ -202,7 +267,13 @@ export class McpConnection {
     }
     const init: RequestInit = {};
     if (c.headers) init.headers = c.headers;
-    return new (clientSdk().StreamableHTTPClientTransport)(new URL(c.url), { requestInit: init });
+    const oauth = this.options.oauth;
+    const base = retryIdleReset((url, options) => fetch(url, options));
+    this.stream = new StandaloneStream(c.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS);
+    return new (clientSdk().StreamableHTTPClientTransport)(new URL(c.url), {
+      requestInit: init,
+      fetch: this.stream.watch(oauth ? oauth.fetch(base) : base),
+    });
   }
 
   private async closeQuietly(client: Client): Promise<void> {
@@ -215,5 +286,11 @@ export class McpConnection {
 }
 
 export function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  if (!(error instanceof Error)) return String(error);
+  // fetch's own message is "fetch failed" whatever happened: the cause says what (refused, reset, DNS)
+  const cause = error.cause as { message?: unknown; code?: unknown } | undefined;
+  const why = typeof cause?.message === "string" && cause.message !== "" ? cause.message : cause?.code;
+  return error.message === "fetch failed" && typeof why === "string"
+    ? `fetch failed (${why})`
+    : error.message;
 }

@@ -3,7 +3,7 @@ import type { Registry } from "../../register/registry.js";
 import { GLOBAL_LAYER } from "../../register/registry.js";
 import type { ServerInstructions } from "../../render/types.js";
 import type { McpServerConfig } from "../config.js";
-import { type Backoff, McpProvider } from "./provider.js";
+import { McpProvider, type McpProviderOptions } from "./provider.js";
 
 export interface McpClients {
   readonly providers: readonly McpProvider[];
@@ -13,10 +13,9 @@ export interface McpClients {
   close(): Promise<void>;
 }
 
-export interface RegisterMcpOptions {
+export interface RegisterMcpOptions
+  extends Pick<McpProviderOptions, "log" | "backoff" | "loginsDir" | "login" | "onElicitation"> {
   layer?: string;
-  log?: (line: string) => void;
-  backoff?: Backoff;
 }
 
 /** Registers one provider per configured server, in name order; servers start on first read. */
@@ -25,11 +24,11 @@ export function registerMcpServers(
   servers: Readonly<Record<string, McpServerConfig>>,
   options: RegisterMcpOptions = {},
 ): McpClients {
-  const layer = options.layer ?? GLOBAL_LAYER;
+  const { layer = GLOBAL_LAYER, ...shared } = options;
   const providers: McpProvider[] = [];
   for (const server of Object.keys(servers).sort()) {
     const config = servers[server] as McpServerConfig;
-    const provider = new McpProvider({ server, config, ...pick(options) });
+    const provider = new McpProvider({ server, config, ...shared });
     const handle = registry.register(layer, provider);
     provider.bind(() => handle.changed());
     providers.push(provider);
@@ -46,11 +45,4 @@ export function registerMcpServers(
       await Promise.all(providers.map((p) => p.close()));
     },
   };
-}
-
-function pick(options: RegisterMcpOptions): { log?: (line: string) => void; backoff?: Backoff } {
-  const out: { log?: (line: string) => void; backoff?: Backoff } = {};
-  if (options.log) out.log = options.log;
-  if (options.backoff) out.backoff = options.backoff;
-  return out;
 }

@@ -5,7 +5,9 @@ import { DEFAULT_START_TIMEOUT_MS, type McpServerConfig, providerName } from "..
 import { qualifyToolNames } from "../names.js";
 import { isMcpError } from "../sdk.js";
 import { MESSAGE_TOO_LARGE } from "../stdio/client-transport.js";
-import { McpConnection, messageOf } from "./connection.js";
+import { type ConnectionOptions, connectionOptions, McpConnection, messageOf } from "./connection.js";
+import { isNeedsLogin } from "./oauth/errors.js";
+import type { McpLoginHook } from "./oauth/session.js";
 import { type CallRemote, checkRemoteTool, mcpTool } from "./tool.js";
 
 export interface Backoff {
@@ -24,17 +26,18 @@ export const DEFAULT_BACKOFF: Backoff = { initialMs: 1_000, maxMs: 60_000, stabl
 /** MCP tools come after built-ins in a layer: a built-in wins a name conflict. */
 export const MCP_PROVIDER_RANK = 500;
 
-export interface McpProviderOptions {
+export interface McpProviderOptions extends Pick<ConnectionOptions, "onElicitation"> {
   server: string;
   config: McpServerConfig;
   log?: (line: string) => void;
   backoff?: Backoff;
+  /** The folder of MCP login files ($TOOLPLANE_HOME/mcp-oauth): HTTP servers use OAuth with it. */
+  loginsDir?: string;
+  /** Sends a person to an authorization page; without it, a server that needs login says so. */
+  login?: McpLoginHook;
 }
 
-interface Listed {
-  observation: Observation<AnyTool>;
-  fingerprint: string;
-}
+type Listed = { observation: Observation<AnyTool>; fingerprint: string };
 
 /**
  * One MCP server as a registry provider (`mcp:<server>`). It starts the server on first read, lists
@@ -52,9 +55,12 @@ export class McpProvider implements Provider<AnyTool> {
   readonly namespace: string;
   readonly rank = MCP_PROVIDER_RANK;
   readonly server: string;
-  /** The registry's bound on one listing: the server's own start timeout, with a margin to report it. */
-  readonly timeoutMs: number;
+  /** The registry's bound on a listing: the start timeout and a margin, plus two logins where a person is asked. */
+  get timeoutMs(): number {
+    return this.startTimeoutMs + 2_000 + 2 * (this.connection.oauth?.loginTimeoutMs ?? 0);
+  }
   private readonly config: McpServerConfig;
+  private readonly startTimeoutMs: number;
   private readonly log: (line: string) => void;
   private readonly backoff: Backoff;
   private conn: McpConnection | undefined;
@@ -64,7 +70,7 @@ export class McpProvider implements Provider<AnyTool> {
   private appliedSeq = 0;
   private relisting: Promise<void> | undefined;
   private relistAgain = false;
-  private failure: { message: string; retryAt: number } | undefined;
+  private failure: { message: string; retryAt: number; login?: boolean } | undefined;
   /** Failed starts and early crashes in a row; a session that lasts backoff.stableMs resets it. */
   private streak = 0;
   /** The connection a start is bringing up, until it is up or has failed. */
@@ -77,15 +83,17 @@ export class McpProvider implements Provider<AnyTool> {
   /** The last list's tools by key (qualified name + listed JSON): an unchanged tool keeps its object. */
   private toolCache = new Map<string, AnyTool>();
   private readonly taskOnlyLogged = new Set<string>();
+  /** What each connection gets: the server's OAuth state (see connectionOptions) and elicitation handler. */
+  readonly connection: ConnectionOptions;
 
   constructor(options: McpProviderOptions) {
     this.server = options.server;
     this.config = options.config;
-    this.timeoutMs = (options.config.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS) + 2_000;
-    this.name = providerName(options.server);
-    this.namespace = this.name;
+    this.startTimeoutMs = options.config.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS;
+    this.namespace = this.name = providerName(options.server);
     this.log = options.log ?? (() => {});
     this.backoff = options.backoff ?? DEFAULT_BACKOFF;
+    this.connection = connectionOptions(options);
   }
 
   /** Wires the registry's `changed()` for this provider. */
@@ -129,8 +137,10 @@ export class McpProvider implements Provider<AnyTool> {
         throw new Error(`MCP server "${this.server}": ${error.message.replace(/^MCP error -?\d+: /, "")}`);
       }
       // A JSON-RPC error is the server answering; anything else (refused, reset, expired HTTP
-      // session) means the session is gone: drop it so the next read or call reconnects.
-      if (!isMcpError(error) && !options.signal.aborted) this.lost(conn, messageOf(error));
+      // session) means the session is gone: drop it so the next read or call reconnects. A call
+      // that needs a login (a step-up) leaves the session as it is.
+      if (!isMcpError(error) && !isNeedsLogin(error) && !options.signal.aborted)
+        this.lost(conn, messageOf(error));
       throw error;
     }
   };
@@ -176,7 +186,8 @@ export class McpProvider implements Provider<AnyTool> {
   private unavailable(): string {
     const now = Date.now();
     if (this.failure && now < this.failure.retryAt) {
-      return `${this.failure.message} (next retry in ${Math.ceil((this.failure.retryAt - now) / 1000)} s)`;
+      const wait = Math.ceil((this.failure.retryAt - now) / 1000);
+      return this.failure.login ? this.failure.message : `${this.failure.message} (next retry in ${wait} s)`;
     }
     if (this.connecting) {
       const last = this.failure ? ` after: ${this.failure.message}` : "";
@@ -187,10 +198,15 @@ export class McpProvider implements Provider<AnyTool> {
   }
 
   private async start(): Promise<McpConnection> {
-    const conn: McpConnection = new McpConnection(this.server, this.config, {
-      toolsChanged: () => this.relist(conn),
-      lost: (reason) => this.lost(conn, reason),
-    });
+    const conn: McpConnection = new McpConnection(
+      this.server,
+      this.config,
+      {
+        toolsChanged: () => this.relist(conn),
+        lost: (reason) => this.lost(conn, reason),
+      },
+      this.connection,
+    );
     this.starting = conn;
     try {
       await conn.connect();
@@ -208,7 +224,7 @@ export class McpProvider implements Provider<AnyTool> {
       const message = messageOf(error).startsWith("MCP server")
         ? messageOf(error)
         : `${conn.describeTarget()}: ${messageOf(error)}`;
-      this.fail(message);
+      this.fail(message, isNeedsLogin(error));
       throw new Error(message);
     } finally {
       if (this.starting === conn) this.starting = undefined;
@@ -346,12 +362,13 @@ export class McpProvider implements Provider<AnyTool> {
     this.notify();
   }
 
-  private fail(message: string): void {
+  private fail(message: string, login = false): void {
     if (this.closed) return;
     this.streak++;
-    const delay = this.delayFor(this.streak);
-    this.failure = { message, retryAt: Date.now() + delay };
-    this.log(`${message}; retrying in ${delay} ms`);
+    // a login is a person's to do: tried again (one made elsewhere) at the slowest pace, quietly
+    const delay = login ? this.backoff.maxMs : this.delayFor(this.streak);
+    this.failure = { message, retryAt: Date.now() + delay, login };
+    this.log(login ? message : `${message}; retrying in ${delay} ms`);
     this.scheduleRetry(delay);
   }
 
