@@ -1,7 +1,7 @@
 import type { HostRequest, Toolplane } from "../assemble/toolplane.js";
 import type { JsonSchema, ModelContent } from "../declare/types.js";
 import { ANTHROPIC_TOOL_SEARCH, OPENAI_RESPONSES_TOOL_SEARCH, TOOL_SEARCH_NAME } from "../defer/index.js";
-import type { ToolResult } from "../execute/index.js";
+import type { ToolCall, ToolResult } from "../execute/index.js";
 import {
   attachmentsText,
   type Catalog,
@@ -10,8 +10,12 @@ import {
   restoreCall,
 } from "../render/index.js";
 
-/** Renderings an SDK tool can be built from: each has a name, a description and a JSON Schema. */
-export type BridgeProvider = "openai-chat" | "openai-responses" | "anthropic";
+/**
+ * Renderings an SDK tool can be built from: each has a name, a description and a JSON Schema.
+ * `mcp` is the names form always (MCP has no native deferral): the Claude Agent SDK's in-process
+ * server lists it.
+ */
+export type BridgeProvider = "openai-chat" | "openai-responses" | "anthropic" | "mcp";
 
 export interface BridgeOptions extends HostRequest {
   /**
@@ -35,6 +39,8 @@ export interface BridgedTool {
   strict: boolean;
   /** Native form: sent marked `defer_loading`, loaded by the provider's own search. */
   deferLoading: boolean;
+  /** The catalog's wire entry itself (an MCP entry keeps its `annotations` and `outputSchema`). */
+  wire: Readonly<Record<string, unknown>>;
   call(args: unknown, run?: { id?: string; signal?: AbortSignal }): Promise<ToolResult>;
 }
 
@@ -51,6 +57,12 @@ export interface Bridge {
   nativeSearch?: Record<string, unknown>;
   /** The rendering the tools came from: prefixHash, budget cuts, renamed tools, attachments. */
   catalog: Catalog;
+  /**
+   * A call by the name the model used, for an SDK that hands the adapter a name instead of a tool
+   * object (LangChain's middleware, an MCP tools/call): a sent or unloaded tool runs as its own
+   * `call`; any other name still goes to the host, which answers it (unknown, withheld, denied).
+   */
+  callByName(name: string, args: unknown, run?: { id?: string; signal?: AbortSignal }): Promise<ToolResult>;
 }
 
 /**
@@ -64,7 +76,7 @@ export async function attachmentMessageText(plane: Toolplane, options: BridgeOpt
   return attachmentsText(catalog.attachments);
 }
 
-const PROVIDERS: readonly string[] = ["openai-chat", "openai-responses", "anthropic"];
+const PROVIDERS: readonly string[] = ["openai-chat", "openai-responses", "anthropic", "mcp"];
 
 /**
  * The snapshot's model-visible tools as rendered for `provider`, each with a call that runs
@@ -75,7 +87,7 @@ export async function bridgeTools(plane: Toolplane, options: BridgeOptions = {})
   const provider = options.provider ?? "openai-chat";
   if (!PROVIDERS.includes(provider)) {
     throw new Error(
-      `cannot build SDK tools from the "${provider}" rendering: use openai-chat, openai-responses or anthropic`,
+      `cannot build SDK tools from the "${provider}" rendering: use openai-chat, openai-responses, anthropic or mcp`,
     );
   }
   const catalog = await plane.catalog(provider as ProviderName);
@@ -85,6 +97,8 @@ export async function bridgeTools(plane: Toolplane, options: BridgeOptions = {})
   if (options.log) request.log = options.log;
   const host = plane.host(request);
   const originals = new Map((await plane.visibleTools()).map((t) => [t.name, t]));
+  const runOf = (call: ToolCall, run: { id?: string; signal?: AbortSignal }) =>
+    host.call(run.id ? { ...call, id: run.id } : call, run.signal ? { signal: run.signal } : {});
   const bridged = (parts: WireParts): BridgedTool => {
     const restoredName = restoreCall(catalog, parts.name, {}).name;
     const original = originals.get(restoredName);
@@ -94,8 +108,7 @@ export async function bridgeTools(plane: Toolplane, options: BridgeOptions = {})
       call: (args, run = {}) => {
         // the model's arguments go back to the tool's own shape (strict-mode nulls, renamed tool)
         const restored = restoreCall(catalog, parts.name, args, original?.parameters);
-        const call = { tool: restored.name, args: restored.args, ...(run.id ? { id: run.id } : {}) };
-        return host.call(call, run.signal ? { signal: run.signal } : {});
+        return runOf({ tool: restored.name, args: restored.args }, run);
       },
     };
   };
@@ -121,9 +134,19 @@ export async function bridgeTools(plane: Toolplane, options: BridgeOptions = {})
     .filter((name) => !sent.has(name))
     .sort()
     .map((name) =>
-      bridged({ name, description: "", parameters: { type: "object" }, strict: false, deferLoading: false }),
+      bridged({
+        name,
+        description: "",
+        parameters: { type: "object" },
+        strict: false,
+        deferLoading: false,
+        wire: {},
+      }),
     );
-  return { tools, unloaded, ...(nativeSearch ? { nativeSearch } : {}), catalog };
+  const byName = new Map([...unloaded, ...tools].map((t) => [t.name, t]));
+  const callByName: Bridge["callByName"] = (name, args, run = {}) =>
+    byName.get(name)?.call(args, run) ?? runOf({ tool: name, args: args ?? {} }, run);
+  return { tools, unloaded, ...(nativeSearch ? { nativeSearch } : {}), catalog, callByName };
 }
 
 type WireParts = Omit<BridgedTool, "tool" | "call">;
@@ -135,12 +158,15 @@ function wireParts(provider: BridgeProvider, wire: unknown): WireParts | undefin
   if (provider === "anthropic" && Object.values(ANTHROPIC_TOOL_SEARCH).some((t) => t.type === w.type))
     return undefined;
   const fn = (provider === "openai-chat" ? w.function : w) as Record<string, unknown>;
+  const schemaKey =
+    provider === "anthropic" ? "input_schema" : provider === "mcp" ? "inputSchema" : "parameters";
   return {
     name: fn.name as string,
     description: (fn.description as string | undefined) ?? "",
-    parameters: (provider === "anthropic" ? fn.input_schema : fn.parameters) as JsonSchema,
+    parameters: fn[schemaKey] as JsonSchema,
     strict: fn.strict === true,
     deferLoading: w.defer_loading === true,
+    wire: w,
   };
 }
 

@@ -174,7 +174,7 @@ export class SessionHub {
  * A ToolResult as an MCP CallToolResult: the content blocks, and for a tool listed with an
  * outputSchema its canonical value as `structuredContent` (MCP 2025-06-18 requires one with the other).
  */
-function callResult(result: ToolResult, entry: McpToolEntry | undefined) {
+export function callResult(result: ToolResult, entry: Pick<McpToolEntry, "outputSchema"> | undefined) {
   const out: { content: Array<Record<string, unknown>>; isError: boolean; structuredContent?: object } = {
     content: toMcpContent(result.content),
     isError: result.isError,
