@@ -1,6 +1,11 @@
 import type { HostRequest, Toolplane } from "../assemble/toolplane.js";
 import type { JsonSchema, ModelContent } from "../declare/types.js";
-import { ANTHROPIC_TOOL_SEARCH, OPENAI_RESPONSES_TOOL_SEARCH, TOOL_SEARCH_NAME } from "../defer/index.js";
+import {
+  ANTHROPIC_TOOL_SEARCH,
+  OPENAI_RESPONSES_TOOL_SEARCH,
+  TOOL_SEARCH_NAME,
+  type ToolSearchResult,
+} from "../defer/index.js";
 import type { ToolCall, ToolResult } from "../execute/index.js";
 import {
   attachmentsText,
@@ -41,6 +46,11 @@ export interface BridgedTool {
   deferLoading: boolean;
   /** The catalog's wire entry itself (an MCP entry keeps its `annotations` and `outputSchema`). */
   wire: Readonly<Record<string, unknown>>;
+  /**
+   * toolplane's tool_search as Anthropic's client-run search (`defer.nativeSearch: "toolplane"`):
+   * its result must carry a `tool_reference` block per tool found (see searchReferences).
+   */
+  references: boolean;
   call(args: unknown, run?: { id?: string; signal?: AbortSignal }): Promise<ToolResult>;
 }
 
@@ -53,7 +63,10 @@ export interface Bridge {
    * of an unknown-tool failure.
    */
   unloaded: BridgedTool[];
-  /** Native form: the provider's own search tool, as the catalog renders it. */
+  /**
+   * Native form: the search tool that is not a plain tool, as the catalog renders it: the provider's
+   * own, or OpenAI's `tool_search` with `execution: "client"` (toolplane's search answers it).
+   */
   nativeSearch?: Record<string, unknown>;
   /** The rendering the tools came from: prefixHash, budget cuts, renamed tools, attachments. */
   catalog: Catalog;
@@ -115,8 +128,9 @@ export async function bridgeTools(plane: Toolplane, options: BridgeOptions = {})
   const tools: BridgedTool[] = [];
   let nativeSearch: Record<string, unknown> | undefined;
   const listing = deferredListing(catalog);
+  const native = catalog.report.deferral?.form === "native";
   for (const wire of catalog.tools) {
-    const parts = wireParts(provider as BridgeProvider, wire);
+    const parts = wireParts(provider as BridgeProvider, wire, native);
     if (parts === undefined) {
       nativeSearch = wire as Record<string, unknown>;
       continue;
@@ -141,6 +155,7 @@ export async function bridgeTools(plane: Toolplane, options: BridgeOptions = {})
         strict: false,
         deferLoading: false,
         wire: {},
+        references: false,
       }),
     );
   const byName = new Map([...unloaded, ...tools].map((t) => [t.name, t]));
@@ -152,7 +167,7 @@ export async function bridgeTools(plane: Toolplane, options: BridgeOptions = {})
 type WireParts = Omit<BridgedTool, "tool" | "call">;
 
 /** A wire tool's parts; undefined for the provider's own search tool, which has no schema. */
-function wireParts(provider: BridgeProvider, wire: unknown): WireParts | undefined {
+function wireParts(provider: BridgeProvider, wire: unknown, native: boolean): WireParts | undefined {
   const w = wire as Record<string, unknown>;
   if (provider === "openai-responses" && w.type === OPENAI_RESPONSES_TOOL_SEARCH.type) return undefined;
   if (provider === "anthropic" && Object.values(ANTHROPIC_TOOL_SEARCH).some((t) => t.type === w.type))
@@ -167,7 +182,21 @@ function wireParts(provider: BridgeProvider, wire: unknown): WireParts | undefin
     strict: fn.strict === true,
     deferLoading: w.defer_loading === true,
     wire: w,
+    // in Anthropic's native form a tool_search that is a plain tool is toolplane's, client-run
+    references: native && provider === "anthropic" && fn.name === TOOL_SEARCH_NAME,
   };
+}
+
+/**
+ * The wire names of the tools a tool_search result found (every hit is loaded), for the provider's
+ * client-run search: Anthropic's `tool_reference` blocks, OpenAI's `tool_search_output` tools.
+ * Empty for a failed search.
+ */
+export function searchReferences(catalog: Catalog, result: ToolResult): string[] {
+  if (result.isError || result.tool !== TOOL_SEARCH_NAME) return [];
+  const found = (result.value as ToolSearchResult | undefined)?.results ?? [];
+  const wireNames = new Map(catalog.report.renamed.map((r) => [r.name, r.wireName]));
+  return found.map((r) => wireNames.get(r.name) ?? r.name);
 }
 
 /** The system text's names-only section (it is always the last), or "" when nothing is listed. */
@@ -244,6 +273,7 @@ function sameRendering(a: BridgedTool, b: BridgedTool): boolean {
     a.description === b.description &&
     a.strict === b.strict &&
     a.deferLoading === b.deferLoading &&
+    a.references === b.references &&
     a.tool === b.tool &&
     JSON.stringify(a.parameters) === JSON.stringify(b.parameters)
   );

@@ -82,7 +82,13 @@ export class SessionDeferral {
   private unloadedSet: { plan: DeferPlan; loaded: number; names: Set<string> } | undefined;
 
   constructor() {
-    this.searchTool = toolSearchTool(this.session, (name) => this.byName.get(name)?.description ?? "");
+    // in the native form tool_search runs only as the provider's client-run search
+    // (defer.nativeSearch: "toolplane"): the provider loads what it names, so it ranks and loads nothing
+    this.searchTool = toolSearchTool(
+      this.session,
+      (name) => this.byName.get(name)?.description ?? "",
+      () => this.lastForm !== "native",
+    );
   }
 
   private get byName(): Map<string, AnyTool> {

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { type Config, loadConfig } from "../config/index.js";
 import type { AnyTool, ToolSession } from "../declare/types.js";
-import { deferConfigFrom } from "../defer/index.js";
+import { deferConfigFrom, type NativeSearchBy } from "../defer/index.js";
 import {
   type Skill,
   SkillDiscovery,
@@ -367,6 +367,7 @@ export class Toolplane {
         .map((s) => ({ name: s.name, description: s.description })),
       budget: this.budget(),
       nativeWanted: this.config.get("defer.native") as boolean,
+      nativeSearch: this.config.get("defer.nativeSearch") as NativeSearchBy,
       incomplete: snapshot.incomplete || view.incomplete,
       volatile: this.config.get("catalog.volatile") as VolatilePlacement,
       instructions: this.mcp?.instructions() ?? [],

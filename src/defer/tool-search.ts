@@ -42,6 +42,8 @@ export function renderToolSearch(value: ToolSearchResult): string {
 export function toolSearchTool(
   session: DeferSession,
   describe: (name: string) => string,
+  /** false while the provider loads what the search names (the native form): rank only. */
+  loads: () => boolean = () => true,
 ): Tool<ToolSearchArgs, ToolSearchResult> {
   return defineTool({
     name: TOOL_SEARCH_NAME,
@@ -56,6 +58,7 @@ export function toolSearchTool(
       const { hits, loaded, ranking } = await session.searchRanked({
         ...req,
         limit: args.limit ?? DEFAULT_SEARCH_LIMIT,
+        load: loads(),
       });
       return {
         mode: args.pattern !== undefined ? "pattern" : "query",
