@@ -364,7 +364,7 @@ export class Toolplane {
       deferredTools: () => this.deferral.deferredTools(planned.plan),
       skills: view.skills
         .filter((s) => s.modelVisible)
-        .map((s) => ({ name: s.name, description: s.description })),
+        .map(({ name, description }) => ({ name, description })),
       budget: this.budget(),
       nativeWanted: this.config.get("defer.native") as boolean,
       nativeSearch: this.config.get("defer.nativeSearch") as NativeSearchBy,

@@ -1,6 +1,7 @@
 // The Claude Agent SDK adapter: the config `createSdkMcpServer` returned, its McpServer instance
 // driven by the MCP SDK's own client over an in-memory transport (how the Agent SDK connects an
 // in-process server), with deferral on and off, and a permission denial.
+
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
