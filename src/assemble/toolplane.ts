@@ -52,7 +52,6 @@ export type { AssembledCatalog, ReportedProblem } from "./problems.js";
 
 /** The built-in skill tool's name (src/tools/skill/tool.ts). */
 const SKILL_TOOL = "skill";
-
 /**
  * One assembled tool layer for a working directory: configuration, the tool registry with its
  * providers, and the reads a harness makes (snapshot, catalog). Stations stay independent; this
