@@ -7,6 +7,17 @@ export type { DoctorCheck, DoctorContext, DoctorReport } from "./doctor/index.js
 export * from "./eval/index.js";
 export * from "./execute/index.js";
 export * from "./filter/index.js";
+export {
+  type FunctionHook,
+  HOOK_EVENTS,
+  type HookEventName,
+  type HookFunction,
+  type HookInput,
+  type HookOutput,
+  HookRegistry,
+  type HookRun,
+  type InProcessHooks,
+} from "./hooks/index.js";
 export * from "./invalidate/index.js";
 export * from "./mcp/index.js";
 export * from "./permissions/index.js";

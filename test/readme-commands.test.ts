@@ -82,7 +82,7 @@ const CASES: Record<string, () => Promise<void> | void> = {
       expect(typeof out.system).toBe("string");
       expect(Array.isArray(out.deferred)).toBe(true);
       expect(Object.keys(out.budget)).toEqual(expect.arrayContaining(["limit", "used", "unit", "truncated"]));
-      expect(out.prefixHash).toMatch(/^[0-9a-f]{16,}$/);
+      expect(out.prefixHash).toMatch(/^[0-9a-f]{64}$/);
     }
   },
   "toolplane doctor [--scope S]": () => {

@@ -72,8 +72,8 @@ export interface Bridge {
   catalog: Catalog;
   /**
    * A call by the name the model used, for an SDK that hands the adapter a name instead of a tool
-   * object (LangChain's middleware, an MCP tools/call): a sent or unloaded tool runs as its own
-   * `call`; any other name still goes to the host, which answers it (unknown, withheld, denied).
+   * object (LangChain's middleware, an MCP tools/call): the host answers the name as this catalog
+   * showed it (a renamed or unloaded tool, an unknown or withheld name, a denied call).
    */
   callByName(name: string, args: unknown, run?: { id?: string; signal?: AbortSignal }): Promise<ToolResult>;
 }
@@ -104,27 +104,19 @@ export async function bridgeTools(plane: Toolplane, options: BridgeOptions = {})
     );
   }
   const catalog = await plane.catalog(provider as ProviderName);
-  const request: HostRequest = {};
-  if (options.ask) request.ask = options.ask;
-  if (options.onDecision) request.onDecision = options.onDecision;
-  if (options.log) request.log = options.log;
+  // everything of the host's request (ask, onDecision, log, hooks, onHook) goes to the host as given;
+  // the host answers for this catalog: its renamed tools, its deferral form, strict-mode nulls
+  const { provider: _provider, ...rest } = options;
+  const request: HostRequest = { ...rest, provider: provider as ProviderName };
   const host = plane.host(request);
-  const originals = new Map((await plane.visibleTools()).map((t) => [t.name, t]));
   const runOf = (call: ToolCall, run: { id?: string; signal?: AbortSignal }) =>
     host.call(run.id ? { ...call, id: run.id } : call, run.signal ? { signal: run.signal } : {});
-  const bridged = (parts: WireParts): BridgedTool => {
-    const restoredName = restoreCall(catalog, parts.name, {}).name;
-    const original = originals.get(restoredName);
-    return {
-      ...parts,
-      tool: restoredName,
-      call: (args, run = {}) => {
-        // the model's arguments go back to the tool's own shape (strict-mode nulls, renamed tool)
-        const restored = restoreCall(catalog, parts.name, args, original?.parameters);
-        return runOf({ tool: restored.name, args: restored.args }, run);
-      },
-    };
-  };
+  const bridged = (parts: WireParts): BridgedTool => ({
+    ...parts,
+    tool: restoreCall(catalog, parts.name, {}).name,
+    // the model's call goes to the host as the model made it: the host restores it
+    call: (args, run = {}) => runOf({ tool: parts.name, args }, run),
+  });
   const tools: BridgedTool[] = [];
   let nativeSearch: Record<string, unknown> | undefined;
   const listing = deferredListing(catalog);
@@ -144,7 +136,7 @@ export async function bridgeTools(plane: Toolplane, options: BridgeOptions = {})
   // empty in the native form, where the provider loads them. Each is called by its toolplane
   // name, the one the listing shows, and the host answers it
   const sent = new Set(tools.map((t) => t.name));
-  const unloaded = [...plane.deferral.unloaded()]
+  const unloaded = [...plane.deferral.unloaded(provider as ProviderName)]
     .filter((name) => !sent.has(name))
     .sort()
     .map((name) =>
@@ -158,9 +150,9 @@ export async function bridgeTools(plane: Toolplane, options: BridgeOptions = {})
         references: false,
       }),
     );
-  const byName = new Map([...unloaded, ...tools].map((t) => [t.name, t]));
+  // the host answers any name as this catalog showed it (renamed, unloaded, unknown, withheld)
   const callByName: Bridge["callByName"] = (name, args, run = {}) =>
-    byName.get(name)?.call(args, run) ?? runOf({ tool: name, args: args ?? {} }, run);
+    runOf({ tool: name, args: args ?? {} }, run);
   return { tools, unloaded, ...(nativeSearch ? { nativeSearch } : {}), catalog, callByName };
 }
 

@@ -13,6 +13,7 @@ import {
   type BudgetSettings,
   type Catalog,
   CatalogRenderer,
+  type CatalogTool,
   type DeferralReport,
   mcpToolExtras,
   type NativeDeferral,
@@ -109,7 +110,7 @@ export class CatalogAssembler {
     // one direction, from the plan to the rendering
     if (req.provider !== "mcp") return { catalog, form, trigger };
     return {
-      catalog: { ...catalog, tools: this.withMcpExtras(catalog, resident) },
+      catalog: { ...catalog, tools: this.withMcpExtras(catalog, resident) as CatalogTool[] },
       form,
       trigger,
     };

@@ -14,7 +14,8 @@ import {
   TOOL_SEARCH_NAME,
   toolSearchTool,
 } from "../defer/index.js";
-import type { DeferralReport, ResidencyMove } from "../render/index.js";
+import type { DeferralReport, ProviderName, RenderReport, ResidencyMove } from "../render/index.js";
+import { CatalogsSeen } from "./catalogs-seen.js";
 import { type MarkRules, markOf } from "./marks.js";
 import type { VisibleTool } from "./visibility.js";
 
@@ -69,8 +70,8 @@ export class SessionDeferral {
         planned: SessionPlan;
       }
     | undefined;
-  /** How the last catalog showed deferred tools; "native": the provider's own search loads them. */
-  private lastForm: DeferralReport["form"] | undefined;
+  /** What each provider's catalog showed: deferral's form ("native": the provider's own search loads them), renames. */
+  readonly seen = new CatalogsSeen();
   /**
    * The tools of a plan's resident names, in its order: kept while the plan is the same and
    * patched when a tool changes in place, so a catalog does not look up every name each turn.
@@ -244,12 +245,14 @@ export class SessionDeferral {
 
   /**
    * Deferred tools the model may not call yet: listed by name only and not loaded by tool_search.
-   * Empty when the last catalog used the provider's native search (the provider loads them, and
-   * the model then calls them by name) or before anything was planned.
+   * Empty for calls from a catalog that used the provider's native search (the provider loads
+   * them, and the model then calls them by name) or before anything was planned. `provider`: the
+   * catalog the calls come from; without it, the form this session's catalogs agree on (none
+   * rendered, or forms that differ: listed by name, so tool_search first).
    */
-  unloaded(): ReadonlySet<string> {
+  unloaded(provider?: ProviderName): ReadonlySet<string> {
     const plan = this.session.current;
-    if (plan === undefined || this.lastForm === "native") return EMPTY;
+    if (plan === undefined || this.seen.form(provider) === "native") return EMPTY;
     const loaded = this.session.loaded;
     const hit = this.unloadedSet;
     if (hit?.plan === plan && hit.loaded === loaded.length) return hit.names;
@@ -274,9 +277,17 @@ export class SessionDeferral {
     return this.session.load(names);
   }
 
-  /** The report part for a catalog; hands over the changes planned since the previous one. */
-  report(form: DeferralReport["form"], trigger: string): DeferralReport {
-    this.lastForm = form;
+  /**
+   * The report part for a catalog; hands over the changes planned since the previous one, and
+   * records what the catalog showed the model (its form and renamed tools) for calls from it.
+   */
+  report(
+    provider: ProviderName,
+    form: DeferralReport["form"],
+    trigger: string,
+    renamed: RenderReport["renamed"],
+  ): DeferralReport {
+    this.seen.record(provider, form, renamed);
     const changes = groupChanges(this.unreported);
     this.unreported = [];
     return { form, trigger, loaded: [...this.session.loaded], changes };
@@ -324,6 +335,7 @@ function sameDeferConfig(a: SessionDeferConfig, b: SessionDeferConfig): boolean 
     (a.maxSchemaBytes ?? null) === (b.maxSchemaBytes ?? null) &&
     (a.thresholdTokens ?? null) === (b.thresholdTokens ?? null) &&
     a.marks === b.marks &&
+    a.held === b.held &&
     a.resident.length === b.resident.length &&
     a.resident.every((n, i) => b.resident[i] === n)
   );

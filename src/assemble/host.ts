@@ -1,29 +1,54 @@
 import path from "node:path";
 import { type Config, perConfig } from "../config/index.js";
+import type { ClientHandlers } from "../declare/client.js";
 import type { AnyTool, ToolSession } from "../declare/types.js";
 import { TOOL_SEARCH_NAME } from "../defer/index.js";
 import {
   type AskCallback,
   type DecisionEvent,
   ExecutionHost,
+  type HookEvent,
   type HostTool,
   type HostToolSet,
   type SpillStore,
   type ToolErrorCode,
 } from "../execute/index.js";
+import {
+  functionEntries,
+  type HookEntry,
+  type HookRegistry,
+  HookSet,
+  type InProcessHooks,
+} from "../hooks/index.js";
 import { MCP_PROVIDER_PREFIX } from "../mcp/config.js";
 import { MCP_NAME_PREFIX, serverKey } from "../mcp/names.js";
 import type { PermissionPolicy } from "../permissions/index.js";
 import type { Snapshot } from "../register/index.js";
+import { type ProviderName, restoreArgs } from "../render/index.js";
 import type { SessionDeferConfig, SessionDeferral } from "./deferral.js";
+import { configuredHooks, hookPlaceOf } from "./hooks.js";
 import { partitionTools, SESSION_NAMESPACE, searchWithheld, type VisibilityRules } from "./visibility.js";
 
-export interface HostRequest {
+/** onProgress, onLog, onElicit, onSample answer what a tool asks of its client (ToolContext). */
+export interface HostRequest extends ClientHandlers {
+  /**
+   * The catalog the host's calls come from: `plane.catalog(provider)`'s. A call is answered as
+   * that catalog showed the tools: its renamed tools are mapped back, and a deferred tool it sent
+   * natively (anthropic, openai-responses: the provider's own search loads it) may be called
+   * without tool_search, while one it listed by name must be loaded first. Without it: the
+   * provider this session rendered catalogs for when that is one (or when they all agree), else
+   * the names form. Arguments are restored (OpenAI strict nulls, Gemini enum strings) either way.
+   */
+  provider?: ProviderName;
   /** Decides `ask` permissions; without one every ask is denied. */
   ask?: AskCallback;
   /** Sees each permission decision of the calls (the trace a UI shows). */
   onDecision?: (event: DecisionEvent) => void;
   log?: (line: string) => void;
+  /** In-process hooks of this host, run with the configured ones and the plane's (docs/hooks.md). */
+  hooks?: InProcessHooks;
+  /** Sees each hook that ran on a call, with what it decided (the trace a UI shows). */
+  onHook?: (event: HookEvent) => void;
 }
 
 /** What the host reads from the assembled session, each turn. */
@@ -37,6 +62,10 @@ export interface HostWiring {
   deferConfig: () => Promise<SessionDeferConfig>;
   /** The session's shared state: every host of the session sees the same reads and shell directory. */
   session?: ToolSession;
+  /** The plane's in-process hooks (`plane.hooks`). */
+  hooks: HookRegistry;
+  /** The plane's lines for people: where a hook's errors and systemMessage go when the host has no `log`. */
+  log?: (line: string) => void;
 }
 
 /**
@@ -60,7 +89,7 @@ export function assembleHost(w: HostWiring, request: HostRequest = {}): Executio
     const searchReason = searchWithheld(v);
     // tool_search ranks what this session defers: plan once if no catalog has been rendered yet
     w.deferral.ensurePlanned(() => visible, await w.deferConfig(), searchReason);
-    const unloaded = w.deferral.unloaded();
+    const unloaded = w.deferral.unloaded(request.provider);
     const available: HostTool[] = [];
     for (const t of visible) {
       if (!unloaded.has(t.tool.name)) available.push(t);
@@ -71,8 +100,25 @@ export function assembleHost(w: HostWiring, request: HostRequest = {}): Executio
     else withhold(TOOL_SEARCH_NAME, searchReason);
     return { tools: available, withheld, unavailable: unavailableServers(snapshot) };
   };
+  const seen = w.deferral.seen;
+  const own = functionEntries(request.hooks, "in-process (plane.host)");
+  // a hook's errors and systemMessage are for people: the host's log, else the plane's
+  const hookLog = request.log ?? w.log;
+  let memo: { configured: readonly HookEntry[]; registered: readonly HookEntry[]; set: HookSet } | undefined;
+  const hookSet = (): HookSet => {
+    const configured = configuredHooks(w.config);
+    const registered = w.hooks.entries();
+    if (memo?.configured !== configured || memo.registered !== registered)
+      memo = { configured, registered, set: new HookSet([...configured, ...registered, ...own]) };
+    return memo.set;
+  };
   return new ExecutionHost({
     tools,
+    // the wire form the plane rendered comes back as the tool's own (render/restore-args.ts)
+    restore: {
+      name: (called) => seen.toolName(called, request.provider),
+      args: (tool, args) => restoreArgs(tool.parameters, args) as Record<string, unknown>,
+    },
     // read per call (getters), so Toolplane.set() reaches a host made before it
     get config() {
       return runtimeOf(w.config);
@@ -92,7 +138,30 @@ export function assembleHost(w: HostWiring, request: HostRequest = {}): Executio
     ...(request.ask ? { ask: request.ask } : {}),
     ...(request.onDecision ? { onDecision: request.onDecision } : {}),
     ...(request.log ? { log: request.log } : {}),
+    ...clientHandlersOf(request),
+    get hooks() {
+      const set = hookSet();
+      if (set.size === 0) return undefined;
+      return {
+        set,
+        context: {
+          ...hookPlaceOf(w.config),
+          sessionId: w.spill.session,
+          ...(hookLog ? { log: hookLog } : {}),
+        },
+      };
+    },
+    ...(request.onHook ? { onHook: request.onHook } : {}),
   });
+}
+
+function clientHandlersOf(request: ClientHandlers): ClientHandlers {
+  const out: ClientHandlers = {};
+  if (request.onProgress) out.onProgress = request.onProgress;
+  if (request.onLog) out.onLog = request.onLog;
+  if (request.onElicit) out.onElicit = request.onElicit;
+  if (request.onSample) out.onSample = request.onSample;
+  return out;
 }
 
 // read on every call: derived once per configuration

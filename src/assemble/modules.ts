@@ -1,6 +1,7 @@
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { defineTool } from "../declare/define-tool.js";
+import { type ServedEntries, servedOf } from "../declare/served.js";
 import type { AnyTool, ToolDeclaration } from "../declare/types.js";
 import { GLOBAL_LAYER, MalformedEntryError, type Provider } from "../register/index.js";
 import { withDeadline } from "../util/deadline.js";
@@ -12,6 +13,8 @@ export type ToolModuleSpec = string | { path: string; layer?: string };
 export interface LoadedModule {
   layer: string;
   provider: Provider<AnyTool>;
+  /** Its `prompts` and `resources` exports (for `toolplane serve`), or why they were not usable. */
+  served?: ServedEntries | { problem: string };
 }
 
 /**
@@ -52,13 +55,23 @@ export async function loadToolModules(
       continue;
     }
     const layer = specLayer || (typeof mod.layer === "string" ? mod.layer : GLOBAL_LAYER);
+    const served = servedOrProblem(mod, rel);
     try {
-      loaded.push({ layer, provider: await moduleProvider(mod, name, rel, config, timeoutMs) });
+      loaded.push({ layer, provider: await moduleProvider(mod, name, rel, config, timeoutMs), served });
     } catch (error) {
-      loaded.push({ layer, provider: failing(name, (error as Error).message, error) });
+      loaded.push({ layer, provider: failing(name, (error as Error).message, error), served });
     }
   }
   return loaded;
+}
+
+/** A bad prompt or resource declaration costs its module's prompts and resources, never its tools. */
+function servedOrProblem(mod: Record<string, unknown>, rel: string): LoadedModule["served"] {
+  try {
+    return servedOf(mod, rel);
+  } catch (error) {
+    return { problem: `tools.modules: "${rel}": ${(error as Error).message}` };
+  }
 }
 
 async function moduleProvider(

@@ -3,6 +3,7 @@ import { MCP_ACTIONS, MCP_DEFAULT_RULES } from "../mcp/client/tool.js";
 import { MCP_NAME_PREFIX, qualifyToolNames, sanitise, serverKey } from "../mcp/names.js";
 import { type PermissionPolicy, policyFromConfig, type SourcedRule } from "../permissions/index.js";
 import { protectedPathsOf } from "../permissions/protected.js";
+import { hookFilesOf } from "./hooks.js";
 
 /**
  * Running a command and writing a file ask unless a rule allows them (what Claude Code and Codex
@@ -28,6 +29,7 @@ export function sessionPolicy(config: Config): PermissionPolicy {
       projectRoot: config.projectRoot,
       home: config.home,
       modules: (config.get("tools.modules") as Array<string | { path: string }> | undefined) ?? [],
+      hookFiles: hookFilesOf(config),
     }),
   };
   const rules = policy.rules.map(withMcpAliases);

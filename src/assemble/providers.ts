@@ -2,6 +2,7 @@
 // integration, tool modules, scope restrictions and the MCP servers of the configuration.
 
 import type { Config } from "../config/index.js";
+import type { ServedEntries } from "../declare/served.js";
 import type { AnyTool } from "../declare/types.js";
 import type { Skill, SkillsView } from "../discover/index.js";
 import { type McpClients, registerMcpServers } from "../mcp/client/index.js";
@@ -21,6 +22,20 @@ export interface Registrable {
   mcp: McpClients | undefined;
 }
 
+const EMPTY: ServedEntries = { prompts: [], resources: [], templates: [] };
+/** By plane: the prompts and resources its tools modules export (for `toolplane serve`). */
+const servedByPlane = new WeakMap<object, ServedEntries>();
+
+/** The prompts and resources the plane's tools modules export; a session or scope view reads its plane's. */
+export function servedEntries(plane: object): ServedEntries {
+  // views are prototype views of their plane (views.ts)
+  for (let p: object | null = plane; p !== null; p = Object.getPrototypeOf(p)) {
+    const found = servedByPlane.get(p);
+    if (found) return found;
+  }
+  return EMPTY;
+}
+
 export async function registerProviders(plane: Registrable, options: ToolplaneOptions): Promise<void> {
   const builtin = options.progress ? { progress: options.progress } : {};
   plane.tools.register(GLOBAL_LAYER, builtinProvider([skillTool(() => plane.skillsView())], builtin));
@@ -38,6 +53,7 @@ export async function registerProviders(plane: Registrable, options: ToolplaneOp
     plane.config.get("tools.providerTimeoutMs") as number,
   );
   for (const m of modules) plane.tools.register(m.layer, m.provider);
+  servedByPlane.set(plane, mergeServed(modules, options.log));
   const restrictions = plane.config.get("scopes.restrictions") as Record<string, Restrictions>;
   for (const [layer, r] of Object.entries(restrictions)) {
     plane.tools.restrict(layer, r);
@@ -49,4 +65,25 @@ export async function registerProviders(plane: Registrable, options: ToolplaneOp
     ? Object.fromEntries(Object.entries(configured).filter(([name]) => wanted(name)))
     : configured;
   plane.mcp = registerMcpServers(plane.tools, servers, options.log ? { log: options.log } : {});
+}
+
+/** Every module's prompts and resources, in module order; a module whose declarations failed is named in the log. */
+function mergeServed(
+  modules: ReadonlyArray<{ served?: ServedEntries | { problem: string } }>,
+  log: ((line: string) => void) | undefined,
+): ServedEntries {
+  const out = { prompts: [], resources: [], templates: [] } as {
+    [K in keyof ServedEntries]: Array<ServedEntries[K][number]>;
+  };
+  for (const { served } of modules) {
+    if (!served) continue;
+    if ("problem" in served) {
+      log?.(served.problem);
+      continue;
+    }
+    out.prompts.push(...served.prompts);
+    out.resources.push(...served.resources);
+    out.templates.push(...served.templates);
+  }
+  return out;
 }

@@ -2,7 +2,6 @@ import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { type Config, loadConfig } from "../config/index.js";
 import type { AnyTool, ToolSession } from "../declare/types.js";
-import { deferConfigFrom, type NativeSearchBy } from "../defer/index.js";
 import {
   type Skill,
   SkillDiscovery,
@@ -17,11 +16,13 @@ import {
   SpillStore,
   type ToolResult,
 } from "../execute/index.js";
+import { HookRegistry } from "../hooks/index.js";
 import type { McpClients } from "../mcp/client/index.js";
 import type { PermissionPolicy } from "../permissions/index.js";
 import { Registry, type Resolved, type Snapshot } from "../register/index.js";
-import type { BudgetSettings, ProviderName, VolatilePlacement } from "../render/index.js";
-import { budgetFrom, CatalogAssembler } from "./catalog.js";
+import type { BudgetSettings, ProviderName } from "../render/index.js";
+import { budgetFrom, CatalogAssembler, catalogKeys } from "./catalog.js";
+import { sessionDeferConfig } from "./defer-config.js";
 import {
   type DeferralExplanation,
   type SessionDeferConfig,
@@ -29,10 +30,9 @@ import {
   type VisibleTool,
 } from "./deferral.js";
 import { assembleHost, type HostRequest } from "./host.js";
-import { markRulesOf } from "./marks.js";
 import type { ToolplaneOptions } from "./options.js";
 import { policyOf } from "./policy.js";
-import { type AssembledCatalog, reportProblems, untrustedNotice } from "./problems.js";
+import { type AssembledCatalog, reportProblems, untrustedNotice, untrustedProblems } from "./problems.js";
 import { registerProviders } from "./providers.js";
 import { parseScopeChain } from "./scope.js";
 import { type ConfigHolder, reloadFiles, setKey } from "./set-key.js";
@@ -50,8 +50,6 @@ export type { HostRequest } from "./host.js";
 export type { ToolplaneOptions } from "./options.js";
 export type { AssembledCatalog, ReportedProblem } from "./problems.js";
 
-/** The built-in skill tool's name (src/tools/skill/tool.ts). */
-const SKILL_TOOL = "skill";
 /**
  * One assembled tool layer for a working directory: configuration, the tool registry with its
  * providers, and the reads a harness makes (snapshot, catalog). Stations stay independent; this
@@ -87,6 +85,8 @@ export class Toolplane {
   readonly deferral = new SessionDeferral();
   /** What this session's calls share: the files read (edit and write check them), the shell's directory. */
   readonly toolSession: ToolSession = newToolSession();
+  /** In-process hooks every host of this plane runs, with the configured ones (docs/hooks.md). */
+  readonly hooks = new HookRegistry();
   private readonly visibleBySnapshot = new WeakMap<Snapshot<AnyTool>, VisibleTool[]>();
   private readonly visibilityMemo = new VisibilityMemo();
   /** The plane every view (session or scope) reads through to, and its scope views by chain. */
@@ -201,17 +201,11 @@ export class Toolplane {
     return this.deferral.plan(visible, await this.deferConfig(), searchWithheld(this.visibility()));
   }
 
-  /**
-   * The defer.* keys and the tools' marks, with the skill tool pinned resident while the system
-   * text lists skills: that catalog tells the model to load skills with it, so deferring it
-   * (marked by defer.tools) would point at a tool the model cannot see.
-   */
-  private async deferConfig(): Promise<SessionDeferConfig> {
-    const config = { ...deferConfigFrom(this.config), marks: markRulesOf(this.config) };
-    if (config.resident.includes(SKILL_TOOL)) return config;
-    const view = await this.skillsView();
-    if (!view.skills.some((s) => s.modelVisible)) return config;
-    return { ...config, resident: [...config.resident, SKILL_TOOL] };
+  /** The defer.* keys and marks, the skill tool held while skills are listed (defer-config.ts). */
+  private deferConfig(): Promise<SessionDeferConfig> {
+    return sessionDeferConfig(this.config, async () =>
+      (await this.skillsView()).skills.some((s) => s.modelVisible),
+    );
   }
 
   /**
@@ -309,12 +303,14 @@ export class Toolplane {
         deferral: this.deferral,
         deferConfig: () => this.deferConfig(),
         session: this.toolSession,
+        hooks: this.hooks,
+        log: (this.configs.options as ToolplaneOptions).log,
       },
       request,
     );
   }
 
-  /** Runs one call as the host would (a convenience over host().call()). */
+  /** Runs one call as the host would (a convenience over host().call(); `provider`: see HostRequest). */
   async call(
     tool: string,
     args: unknown,
@@ -351,7 +347,10 @@ export class Toolplane {
    * What the model sees for `provider`, planned for this session's deferral (see CatalogAssembler),
    * with every provider problem of the reads it was built from (tools and skills).
    */
-  async catalog(provider: ProviderName, options: { scope?: string } = {}): Promise<AssembledCatalog> {
+  async catalog<P extends ProviderName>(
+    provider: P,
+    options: { scope?: string } = {},
+  ): Promise<AssembledCatalog<P>> {
     if (options.scope !== undefined) return this.scoped(options.scope).catalog(provider);
     const snapshot = await this.toolSnapshot();
     const planned = await this.planFor(this.visible(snapshot));
@@ -363,17 +362,17 @@ export class Toolplane {
       deferredTools: () => this.deferral.deferredTools(planned.plan),
       skills: view.skills
         .filter((s) => s.modelVisible)
-        .map(({ name, description }) => ({ name, description })),
-      budget: this.budget(),
-      nativeWanted: this.config.get("defer.native") as boolean,
-      nativeSearch: this.config.get("defer.nativeSearch") as NativeSearchBy,
+        .map((s) => ({ name: s.name, description: s.description })),
+      ...catalogKeys(this.config),
       incomplete: snapshot.incomplete || view.incomplete,
-      volatile: this.config.get("catalog.volatile") as VolatilePlacement,
       instructions: this.mcp?.instructions() ?? [],
     });
     // a new report object: the renderer keeps its own catalog for the next incremental render
-    const report = { ...catalog.report, deferral: this.deferral.report(form, trigger) };
-    return { ...catalog, report, problems: reportProblems(snapshot.problems, view.providerProblems) };
+    const deferral = this.deferral.report(provider, form, trigger, catalog.report.renamed);
+    const report = { ...catalog.report, deferral };
+    const problems = reportProblems(snapshot.problems, view.providerProblems, untrustedProblems(this.config));
+    // rendered for `provider`: its tools are that provider's wire form
+    return { ...catalog, report, problems } as AssembledCatalog<P>;
   }
 
   /** The catalog budget from the assembly keys. */

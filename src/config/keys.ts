@@ -2,6 +2,7 @@
 // a reader finds every key in one place, so the file is over 400 lines and grows with the keys.
 import path from "node:path";
 import type { z as Z } from "zod";
+import { hookGroupsSchema } from "../hooks/config.js";
 import { pathGlobProblem } from "../permissions/glob.js";
 import { EFFECTS, permissionRuleSchema } from "../permissions/rules.js";
 import { zod } from "../util/zod.js";
@@ -270,6 +271,34 @@ export const CONFIG_KEYS = {
     ],
     doc: "file-name globs that always ask (secrets); [] switches the check off",
   },
+  "hooks.PreToolUse": {
+    kind: "run-time",
+    schema: () => hookGroupsSchema(),
+    default: [],
+    merge: "concat",
+    doc: 'hooks run before each matching call, in Claude Code\'s settings format: [{"matcher": REGEX, "hooks": [{"type": "command", "command": "...", "timeout": SECONDS}]}]; exit 2 or a JSON deny refuses the call, allow answers an ask, updatedInput replaces the arguments (checked again); every layer\'s kept; an untrusted project\'s never run (docs/hooks.md)',
+  },
+  "hooks.PermissionRequest": {
+    kind: "run-time",
+    schema: () => hookGroupsSchema(),
+    default: [],
+    merge: "concat",
+    doc: "hooks run when a call would ask for approval, before the approver: their allow or deny answers the ask (docs/hooks.md)",
+  },
+  "hooks.PostToolUse": {
+    kind: "run-time",
+    schema: () => hookGroupsSchema(),
+    default: [],
+    merge: "concat",
+    doc: "hooks run after each matching call that succeeded: decision block with a reason, or additionalContext, is added to the result the model reads (docs/hooks.md)",
+  },
+  "hooks.PostToolUseFailure": {
+    kind: "run-time",
+    schema: () => hookGroupsSchema(),
+    default: [],
+    merge: "concat",
+    doc: "hooks run after each matching call that failed once it ran (a timeout, a tool error): additionalContext is added to the error (docs/hooks.md)",
+  },
   "tools.providerTimeoutMs": {
     kind: "run-time",
     schema: () => durationMs(),
@@ -424,15 +453,15 @@ export const CONFIG_KEYS = {
   },
   "serve.sessionIdleMs": {
     kind: "run-time",
-    // a timer's delay is a signed 32-bit count of ms: a larger one would fire at once
-    schema: () =>
-      z
-        .number()
-        .int()
-        .min(1000)
-        .max(2 ** 31 - 1),
+    schema: () => durationMs().min(1000),
     default: 30 * 60_000,
     doc: "toolplane serve --http: a session with no request in flight for this long is closed",
+  },
+  "serve.askTimeoutMs": {
+    kind: "run-time",
+    schema: () => durationMs().min(1000),
+    default: 300_000,
+    doc: "toolplane serve: how long a question put to the MCP client (an approval, a tool's elicitation or sampling) waits for its answer; no answer denies or fails it",
   },
 } satisfies Record<string, KeySpec>;
 

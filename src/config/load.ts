@@ -1,5 +1,6 @@
 import { realpathSync } from "node:fs";
 import path from "node:path";
+import { unknownHookEvent } from "../hooks/config.js";
 import { nearest } from "../util/nearest.js";
 import { findProjectRoot, toolplaneHome } from "../util/paths.js";
 import { FileTooLargeError, NotRegularFileError, readRegularFileSync } from "../util/regular-file.js";
@@ -138,7 +139,11 @@ export function projectTrustOf(options: LoadOptions): ProjectTrust {
 /** Checks each pair against its key's schema; the error names the source, the key and the place. */
 function validated(layer: ConfigLayer, source: string, pairs: Array<[string, unknown]>): LayerInput {
   const out: LayerInput = { layer, source, pairs: [] };
-  for (const [key, raw] of pairs) {
+  // `--set hooks='{"PreToolUse": [...]}'` reads as the file's nesting does
+  const flat = pairs.flatMap(([key, raw]) =>
+    keySpec(key) ? [[key, raw] as [string, unknown]] : flatten(raw, key, source),
+  );
+  for (const [key, raw] of flat) {
     const spec = keySpec(key);
     if (!spec) throw unknownKey(source, key);
     if (quickAccepts(key, raw)) {
@@ -243,6 +248,8 @@ function gate(
 }
 
 function unknownKey(source: string, key: string): ConfigError {
+  const hookProblem = unknownHookEvent(key);
+  if (hookProblem !== undefined) return new ConfigError(source, key, hookProblem);
   const near = nearest(key, CONFIG_KEY_NAMES);
   const hint = near.length > 0 ? `; did you mean ${near.map((n) => `"${n}"`).join(" or ")}?` : "";
   return new ConfigError(
@@ -289,17 +296,22 @@ function readConfigFile(file: string, layer: "user" | "project"): Array<[string,
     throw new ConfigError(file, "", `is not valid JSON: ${(error as Error).message}`);
   }
   if (!isPlainObject(json)) throw new ConfigError(file, "", "must hold a JSON object");
+  return flatten(json, "", file);
+}
+
+/** A value at `prefix` as key-value pairs: nested objects are walked down to known keys. */
+function flatten(value: unknown, prefix: string, source: string): Array<[string, unknown]> {
   const pairs: Array<[string, unknown]> = [];
-  const walk = (node: Record<string, unknown>, prefix: string) => {
-    for (const [k, v] of Object.entries(node)) {
-      const key = prefix === "" ? k : `${prefix}.${k}`;
-      if (keySpec(key)) pairs.push([key, v]);
-      else if (isPlainObject(v) && CONFIG_KEY_NAMES.some((known) => known.startsWith(`${key}.`)))
-        walk(v, key);
-      else throw unknownKey(file, key);
-    }
+  const walk = (v: unknown, key: string) => {
+    if (key !== "" && keySpec(key)) pairs.push([key, v]);
+    else if (
+      isPlainObject(v) &&
+      (key === "" || CONFIG_KEY_NAMES.some((known) => known.startsWith(`${key}.`)))
+    )
+      for (const [k, inner] of Object.entries(v)) walk(inner, key === "" ? k : `${key}.${k}`);
+    else throw unknownKey(source, key);
   };
-  walk(json, "");
+  walk(value, prefix);
   return pairs;
 }
 

@@ -39,6 +39,16 @@ const notAtAll =
   (reason: string): Gate =>
   (value) => ({ ignored: [{ reason, value }] });
 
+function noHooks(value: unknown): GateResult {
+  return (value as unknown[]).length === 0
+    ? { value, ignored: [] }
+    : {
+        ignored: [
+          { reason: "its hooks run commands from the repository around every call; they do not run", value },
+        ],
+      };
+}
+
 export const PROJECT_GATES: Partial<Record<ConfigKey, Gate>> = {
   "trust.projects": notAtAll("a project cannot trust itself or others"),
 
@@ -52,6 +62,12 @@ export const PROJECT_GATES: Partial<Record<ConfigKey, Gate>> = {
     (value as unknown[]).length === 0
       ? { value, ignored: [] }
       : { ignored: [{ reason: "loads and runs code from the repository", value }] },
+
+  // a hook is a command run around every matching call: the repository's commands, not the user's
+  "hooks.PreToolUse": noHooks,
+  "hooks.PermissionRequest": noHooks,
+  "hooks.PostToolUse": noHooks,
+  "hooks.PostToolUseFailure": noHooks,
 
   /**
    * Servers with a command start a program: left out. The rest (URL servers) are added to the
@@ -243,4 +259,6 @@ export const APPLIED_AS_IS: readonly ConfigKey[] = [
   "serve.maxRequestBytes",
   "serve.maxSessions",
   "serve.sessionIdleMs",
+  // how long a question to the client waits: no answer denies, so a value only hastens a denial
+  "serve.askTimeoutMs",
 ];

@@ -1,4 +1,19 @@
 export {
+  type ClientHandlers,
+  ClientUnavailableError,
+  type ElicitField,
+  type ElicitRequest,
+  type ElicitResult,
+  LOG_LEVELS,
+  type LogLevel,
+  type LogMessage,
+  type ProgressUpdate,
+  type SampleRequest,
+  type SampleResult,
+  type SamplingContent,
+  type SamplingMessage,
+} from "./client.js";
+export {
   declaredParametersOf,
   defineTool,
   parameterSchemasBuiltCount,
@@ -15,5 +30,21 @@ export {
   type StandaloneValidate,
 } from "./prebuilt.js";
 export { projectTool, type ToolProjection } from "./project.js";
+export {
+  type CompletionValues,
+  definePrompt,
+  defineResource,
+  defineResourceTemplate,
+  type PromptArgumentDeclaration,
+  type PromptContent,
+  type PromptDeclaration,
+  type PromptMessage,
+  type ResourceBody,
+  type ResourceDeclaration,
+  type ResourceTemplateDeclaration,
+  type Served,
+  type ServedEntries,
+  servedOf,
+} from "./served.js";
 export type * from "./types.js";
 export { compileValidator, formatIssues, toPointer, type Validator } from "./validate.js";

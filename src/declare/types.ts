@@ -1,14 +1,39 @@
 import type { z } from "zod";
+import type {
+  ElicitRequest,
+  ElicitResult,
+  LogMessage,
+  ProgressUpdate,
+  SampleRequest,
+  SampleResult,
+} from "./client.js";
 import type { PrebuiltSchema } from "./prebuilt.js";
 
 /** A JSON Schema document (draft-07 once normalised). */
 export type JsonSchema = { [key: string]: unknown };
 
-/** A content block the model receives as (part of) a tool result. */
+/**
+ * A content block the model receives as (part of) a tool result. `resource` on a text block and
+ * `uri` on a file keep MCP's form for `toolplane serve` (an embedded resource, a resource link);
+ * a model reads the text or the file either way. A `file` of an `audio/*` type is MCP audio.
+ */
 export type ModelContent =
-  | { type: "text"; text: string }
+  | { type: "text"; text: string; resource?: ResourceRef }
   | { type: "image"; mimeType: string; data: string }
-  | { type: "file"; mimeType: string; data: string; name?: string };
+  | { type: "file"; mimeType: string; data: string; name?: string; uri?: string };
+
+/**
+ * Where a text block comes from. `embedded`: the text is the resource's contents (MCP `resource`);
+ * `link`: the text only points at it (MCP `resource_link`, which a client reads when it wants).
+ */
+export interface ResourceRef {
+  kind: "embedded" | "link";
+  uri: string;
+  mimeType?: string;
+  /** For a link: the name a client shows (default: the uri). */
+  name?: string;
+  description?: string;
+}
 
 /** What an output render function may return: plain text, or blocks plus paging facts. */
 export type RenderedOutput =
@@ -41,6 +66,21 @@ export interface ToolContext {
   paths?: PathAccess;
   /** State this session's calls share (what read returned, the shell's directory); the host gives one. */
   session?: ToolSession;
+  /**
+   * The execution host sets the four below (src/execute/client-context.ts). Reports progress to
+   * whoever asked for it (an MCP client that sent a progressToken, a harness's onProgress);
+   * dropped when no one listens.
+   */
+  progress?: (update: ProgressUpdate) => void;
+  /** A log message for the client (MCP `notifications/message`, filtered by its `logging/setLevel`). */
+  logMessage?: (message: LogMessage) => void;
+  /**
+   * Asks the user through the client (MCP `elicitation/create`); an accepted answer is checked
+   * against the form. Throws ClientUnavailableError when nobody can be asked.
+   */
+  elicit?: (request: ElicitRequest) => Promise<ElicitResult>;
+  /** Asks the client's model (MCP `sampling/createMessage`). Throws ClientUnavailableError when there is none. */
+  sample?: (request: SampleRequest) => Promise<SampleResult>;
 }
 
 /** A permission decision about one path, made without asking anyone. */

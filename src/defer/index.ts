@@ -1,4 +1,5 @@
 export { deferConfigFrom } from "./config.js";
+export * from "./explain.js";
 export * from "./native.js";
 export * from "./plan.js";
 export { Bm25fIndex, type Bm25fOptions, DEFAULT_BM25F, type Hit, type SyncReport } from "./search/bm25f.js";

@@ -7,8 +7,13 @@ export interface DeferConfig {
   maxSchemaBytes?: number | null;
   /** threshold mode: also defer when the tools' schemas pass this many o200k tokens (null: no token figure). */
   thresholdTokens?: number | null;
-  /** Names never deferred. */
+  /** Names never deferred (`defer.resident`). */
   resident: readonly string[];
+  /**
+   * Names the host itself keeps resident, each with who keeps it (not the user's `defer.resident`:
+   * the skill tool while the catalog lists skills). Reported with that reason.
+   */
+  held?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -93,7 +98,7 @@ export function planDeferral(
   previous: DeferState = EMPTY_DEFER_STATE,
 ): DeferPlan {
   const tools = entries.filter((e) => e.name !== TOOL_SEARCH_NAME);
-  const pinned = new Set(config.resident);
+  const pinned = pinnedNames(config);
   const markOf = (e: PlanEntry): DeferMark => (pinned.has(e.name) ? "never" : (e.mark ?? "auto"));
   const off = config.mode === "off";
 
@@ -188,16 +193,20 @@ function lazyState(triggered: boolean, loaded: readonly string[], make: () => Re
 }
 
 /** What the reason for a tool's residency is read from (see residencyReason). */
-interface ReasonContext {
+export interface ReasonContext {
   loaded: ReadonlySet<string>;
   off: boolean;
+  /** Never deferred: `defer.resident` and the host's held names. */
   pinned: ReadonlySet<string>;
+  /** `defer.resident` alone. */
+  resident: ReadonlySet<string>;
+  held: Readonly<Record<string, string>>;
   /** Tools with a mark other than `auto`, by name. */
   marked: ReadonlyMap<string, PlanEntry>;
   trigger: string;
 }
 
-function reasonContext(
+export function reasonContext(
   tools: readonly PlanEntry[],
   config: DeferConfig,
   loaded: ReadonlySet<string>,
@@ -206,95 +215,31 @@ function reasonContext(
   return {
     loaded,
     off: config.mode === "off",
-    pinned: new Set(config.resident),
+    pinned: pinnedNames(config),
+    resident: new Set(config.resident),
+    held: config.held ?? {},
     marked: new Map(tools.filter((e) => e.mark !== undefined && e.mark !== "auto").map((e) => [e.name, e])),
     trigger,
   };
 }
 
+/** `defer.resident` and the names the host holds resident. */
+function pinnedNames(config: DeferConfig): ReadonlySet<string> {
+  const held = config.held ? Object.keys(config.held) : [];
+  return held.length === 0 ? new Set(config.resident) : new Set([...config.resident, ...held]);
+}
+
 /** Why a tool is (or moved to) `to`: the reason a residency change carries, and an explanation reports. */
-function residencyReason(name: string, to: Residency, c: ReasonContext): string {
+export function residencyReason(name: string, to: Residency, c: ReasonContext): string {
   if (to === "absent") return "left the tool set";
   if (name === TOOL_SEARCH_NAME) return to === "resident" ? "tools are deferred: tool_search offered" : "";
   if (c.loaded.has(name)) return "loaded by tool_search";
   if (c.off) return c.trigger;
+  if (Object.hasOwn(c.held, name) && !c.resident.has(name)) return `kept resident by ${c.held[name]}`;
   if (c.pinned.has(name)) return "listed in defer.resident";
   const m = c.marked.get(name);
   if (m) return `marked defer: ${m.mark}${m.markedBy ? ` (${m.markedBy})` : ""}`;
   return c.trigger;
-}
-
-/** One tool of a plan, where it is and why. */
-export interface ResidencyExplanation {
-  name: string;
-  residency: "resident" | "deferred";
-  /** Loaded by tool_search this session (resident at the end of the list). */
-  loaded: boolean;
-  /** The tool's own mark (`auto` when it has none); `never` when listed in defer.resident. */
-  mark: DeferMark;
-  markedBy?: string;
-  /** The reason a change to this residency would carry. */
-  reason: string;
-}
-
-/** The threshold trigger's figures beside its limits: where the tool set sits in the band. */
-export interface ThresholdBand {
-  mode: DeferConfig["mode"];
-  /** Tools the trigger counts (marked `never` or `auto`; tool_search excluded). */
-  count: number;
-  threshold: number;
-  /** Once on, the trigger stays on until the count falls to this (HYSTERESIS of the threshold). */
-  releaseAt: number;
-  maxSchemaBytes: number | null;
-  thresholdTokens: number | null;
-  /** Whether the trigger is on after this plan. */
-  triggered: boolean;
-}
-
-/**
- * Why each tool of `plan` sits where it does (in plan order: resident, then deferred), and the
- * threshold band, from the entries and config the plan was made from. The reasons are the ones
- * planDeferral gives a change, so an explanation and a reported move never disagree.
- */
-export function explainPlan(
-  entries: readonly PlanEntry[],
-  config: DeferConfig,
-  plan: DeferPlan,
-): { tools: ResidencyExplanation[]; band: ThresholdBand } {
-  const tools = entries.filter((e) => e.name !== TOOL_SEARCH_NAME);
-  const ctx = reasonContext(tools, config, new Set(plan.loaded), plan.trigger);
-  const byName = new Map(tools.map((e) => [e.name, e]));
-  const explain = (name: string, residency: "resident" | "deferred"): ResidencyExplanation => {
-    const e = byName.get(name);
-    const mark: DeferMark = ctx.pinned.has(name) ? "never" : (e?.mark ?? "auto");
-    const out: ResidencyExplanation = {
-      name,
-      residency,
-      loaded: ctx.loaded.has(name),
-      mark,
-      reason: residencyReason(name, residency, ctx),
-    };
-    if (ctx.pinned.has(name)) out.markedBy = "defer.resident";
-    else if (e?.markedBy !== undefined) out.markedBy = e.markedBy;
-    return out;
-  };
-  // as decideTrigger counts: every tool but those marked `always` (defer.resident overrides a mark)
-  const counted = tools.filter((e) => ctx.off || ctx.pinned.has(e.name) || e.mark !== "always");
-  return {
-    tools: [
-      ...plan.resident.map((n) => explain(n, "resident")),
-      ...plan.deferred.map((n) => explain(n, "deferred")),
-    ],
-    band: {
-      mode: config.mode,
-      count: counted.length,
-      threshold: config.threshold,
-      releaseAt: Math.floor(config.threshold * HYSTERESIS),
-      maxSchemaBytes: config.maxSchemaBytes ?? null,
-      thresholdTokens: config.thresholdTokens ?? null,
-      triggered: plan.state.triggered,
-    },
-  };
 }
 
 type ResidencyRecord = DeferState["residency"];

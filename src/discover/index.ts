@@ -1,4 +1,11 @@
 export {
+  parseSkillArguments,
+  type SkillArgument,
+  splitArguments,
+  substituteArguments,
+} from "./arguments.js";
+export { BUNDLE_FILE_MAX_BYTES, BundleFileError, bundlePath, readBundleFile } from "./bundle-file.js";
+export {
   type AuditDifference,
   type AuditReport,
   type Dirty,

@@ -59,7 +59,13 @@ export interface BundleListing {
  * streams (opendir) and keeps only the `max` smallest names, so memory does not grow with the
  * bundle.
  */
-export async function listBundle(dir: string, skillFile: string, max: number): Promise<BundleListing> {
+export async function listBundle(
+  dir: string,
+  skillFile: string,
+  max: number,
+  /** Only files whose relative path passes are counted and kept (a completion's prefix). */
+  accept?: (rel: string) => boolean,
+): Promise<BundleListing> {
   const kept: string[] = [];
   let found = 0;
   let visited = 0;
@@ -83,8 +89,10 @@ export async function listBundle(dir: string, skillFile: string, max: number): P
         const full = path.join(folder, e.name);
         if (e.isDirectory()) pending.push(full);
         if ((!e.isFile() && !e.isSymbolicLink()) || full === skillFile) continue;
+        const rel = path.relative(dir, full).split(path.sep).join("/");
+        if (accept && !accept(rel)) continue;
         found++;
-        insertBounded(kept, path.relative(dir, full).split(path.sep).join("/"), max);
+        insertBounded(kept, rel, max);
       }
     } finally {
       await handle.close().catch(() => {});

@@ -1,3 +1,4 @@
+import { parseSkillArguments } from "./arguments.js";
 import type { SkillForm } from "./types.js";
 
 /** Fields the Agent Skills format defines, plus the host extensions toolplane reads. */
@@ -7,6 +8,7 @@ export const VISIBILITY_FIELDS = ["disable-model-invocation", "user-invocable"];
 export const HOST_FIELDS = [
   ...VISIBILITY_FIELDS,
   "argument-hint",
+  "arguments",
   "when_to_use",
   "model",
   "context",
@@ -118,6 +120,9 @@ export function checkFrontmatter(
   ) {
     issue("allowed-tools", "must be a space-separated string (or a list) of tool names");
   }
+
+  const args = parseSkillArguments(data.arguments);
+  if (!args.ok) issue("arguments", `${args.error}; the skill takes free text instead until fixed`);
 
   const model = parseFlag(data["disable-model-invocation"]);
   const user = parseFlag(data["user-invocable"]);

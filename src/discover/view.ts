@@ -1,6 +1,7 @@
 import { disabledMatcher, skillVisibility } from "../filter/index.js";
 import type { ProviderProblem, Snapshot } from "../register/types.js";
 import { cmp } from "../util/compare.js";
+import { parseSkillArguments, type SkillArgument } from "./arguments.js";
 import type { Skill, SkillForm, SkillProblem } from "./types.js";
 
 /** One skill as `toolplane skills --json` lists it. */
@@ -15,6 +16,8 @@ export interface SkillListing {
   userVisible: boolean;
   provider: string;
   disabled: boolean;
+  /** The arguments its frontmatter declares (a prompt's arguments); absent when it declares none. */
+  arguments?: SkillArgument[];
 }
 
 export interface ShadowedSkill {
@@ -58,6 +61,7 @@ export function skillsView(
       userVisible: v.userVisible,
       provider,
       disabled,
+      ...argumentsOf(s),
     };
   });
   skills.sort((a, b) => cmp(a.name, b.name));
@@ -87,4 +91,9 @@ export function skillsView(
     incomplete: snapshot.incomplete,
     providerProblems: [...snapshot.problems],
   };
+}
+
+function argumentsOf(s: Skill): { arguments?: SkillArgument[] } {
+  const parsed = parseSkillArguments(s.frontmatter.arguments);
+  return parsed.ok && parsed.args.length > 0 ? { arguments: parsed.args } : {};
 }

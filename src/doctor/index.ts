@@ -2,6 +2,7 @@ import { bashParserCheck } from "./bash-parser.js";
 import { leakCheck, schemaCheck } from "./declare.js";
 import { renameLeftoverCheck, skillFilesCheck, staleCacheCheck } from "./discover.js";
 import { attachmentCheck } from "./filter.js";
+import { hooksCheck } from "./hooks.js";
 import { deletionCheck } from "./invalidate.js";
 import { attributionCheck, overrideCheck, providerProblemsCheck } from "./register.js";
 import { budgetCheck, volatileCheck } from "./render.js";
@@ -55,6 +56,7 @@ export async function runDoctor(ctx: DoctorContext): Promise<DoctorReport> {
       trust,
       sandboxCheck(ctx),
       await bashParserCheck(),
+      hooksCheck(ctx),
     ],
     problems: providers.problems,
     trust: plane.config.trust,

@@ -1,5 +1,7 @@
-import type { JsonSchema, ValidationIssue } from "../declare/types.js";
+import type { AnyTool, JsonSchema, ValidationIssue } from "../declare/types.js";
+import { formatIssues } from "../declare/validate.js";
 import { nearest } from "../util/nearest.js";
+import { CallFailure } from "./failure.js";
 
 /** Deeper than this is refused before any validator recurses into it (no stack overflow). */
 export const MAX_ARGS_DEPTH = 64;
@@ -205,4 +207,21 @@ function segments(pointer: string): string[] {
 
 function escapePointer(key: string): string {
   return key.replace(/~/g, "~0").replace(/\//g, "~1");
+}
+
+/**
+ * The arguments against the tool's schema, every fault at once (a field outside the declared
+ * properties is one); returns the validated value or throws `invalid_arguments` saying what to fix.
+ */
+export function checkArguments(tool: AnyTool, value: Record<string, unknown>): Record<string, unknown> {
+  const extra = unknownFields(tool.parameters, value);
+  const checked = tool.validateInput(value);
+  const issues = [...extra, ...(checked.ok ? [] : explainIssues(tool.parameters, value, checked.issues))];
+  if (issues.length > 0 || !checked.ok) {
+    throw new CallFailure(
+      "invalid_arguments",
+      `invalid arguments for ${tool.name}:\n${formatIssues(issues)}\nFix ${issues.length === 1 ? "this field" : "these fields"} and call ${tool.name} again.`,
+    );
+  }
+  return checked.value as Record<string, unknown>;
 }

@@ -1,26 +1,22 @@
-import { ArgumentsError } from "../declare/errors.js";
 import type { AnyTool, ModelContent, RenderedOutput, ToolContext, ToolSession } from "../declare/types.js";
 import { formatIssues } from "../declare/validate.js";
-import {
-  type Decision,
-  deniedOutright,
-  evaluatePermission,
-  type PermissionRequest,
-} from "../permissions/evaluate.js";
-import { buildPermissionRequests, type RequestEnv } from "../permissions/request.js";
+import { CallHooks } from "../hooks/index.js";
+import { type Decision, deniedOutright, type PermissionRequest } from "../permissions/evaluate.js";
 import { nearest } from "../util/nearest.js";
-import { explainIssues, parseArgs, unknownFields } from "./args.js";
+import { checkArguments, parseArgs } from "./args.js";
+import { Authoriser } from "./authorise.js";
+import { clientContext } from "./client-context.js";
 import { OutputCollector } from "./collector.js";
 import {
   asFailure,
   CallFailure,
   describeRunError,
   messageOf,
-  refusedArguments,
   runWithTimeout,
   stoppedForOutput,
 } from "./failure.js";
-import type { AskRequest, HostOptions, HostTool, HostToolSet, RunOptions } from "./host-types.js";
+import { HookSteps } from "./hook-steps.js";
+import type { HostOptions, HostTool, HostToolSet, RunOptions } from "./host-types.js";
 import { limitsFrom, limitText, type ResultLimits } from "./limits.js";
 import { pathAccess } from "./path-access.js";
 import { chooseTimeout, planGroups, runPool } from "./schedule.js";
@@ -30,14 +26,16 @@ import type { ToolCall, ToolResult } from "./types.js";
 export type {
   AskCallback,
   AskRequest,
+  CallRestorer,
   DecisionEvent,
+  HookEvent,
   HostOptions,
   HostTool,
   HostToolSet,
   RunOptions,
 } from "./host-types.js";
 
-import { failed, ok } from "./result.js";
+import { failed, ok, textBlock } from "./result.js";
 
 const MAX_NAME_ECHO = 256;
 
@@ -47,11 +45,12 @@ const MAX_NAME_ECHO = 256;
  * an `isError` result with a message that says what to do; nothing a tool does crashes the host.
  */
 export class ExecutionHost {
-  private askChain: Promise<unknown> = Promise.resolve();
   readonly session: ToolSession;
+  private readonly auth: Authoriser;
 
   constructor(private readonly options: HostOptions) {
     this.session = options.session ?? newToolSession();
+    this.auth = new Authoriser(options, this.session);
   }
 
   async call(call: ToolCall, run: RunOptions = {}): Promise<ToolResult> {
@@ -71,7 +70,7 @@ export class ExecutionHost {
     const limit = numberOr(this.options.config["tools.maxConcurrency"], 10);
     for (const group of planGroups(safe)) {
       const tasks = group.map((i) => async () => {
-        results[i] = await this.runOne(calls[i]!, set, byName, run.signal);
+        results[i] = await this.runOne(calls[i]!, set, byName, run);
       });
       await runPool(tasks, limit);
     }
@@ -82,25 +81,46 @@ export class ExecutionHost {
     call: ToolCall,
     set: HostToolSet,
     byName: Map<string, HostTool>,
-    turnSignal: AbortSignal | undefined,
+    run: RunOptions,
   ): Promise<ToolResult> {
     const given = typeof call.tool === "string" ? call.tool : String(call.tool);
-    const entry = byName.get(given);
+    const entry = byName.get(this.options.restore?.name(given) ?? given);
     // no tool has a name this long: a name past it is not echoed back whole
     const name = entry || given.length <= MAX_NAME_ECHO ? given : `${given.slice(0, 64)}…`;
+    const hooks = entry ? this.hookSteps(call, entry, run.signal) : undefined;
+    let result: ToolResult;
     try {
       if (!entry) throw this.unknownTool(given, set);
-      return await this.execute(call, entry, turnSignal);
+      result = await this.execute(call, entry, run, hooks);
     } catch (error) {
-      return failed(call, name, asFailure(error), limitsFrom(this.options.config));
+      result = failed(call, name, asFailure(error), limitsFrom(this.options.config));
     }
+    return hooks ? hooks.finish(result, limitsFrom(this.options.config)) : result;
+  }
+
+  /** The call's hooks (docs/hooks.md), or undefined when none is configured or registered. */
+  private hookSteps(call: ToolCall, entry: HostTool, signal: AbortSignal | undefined): HookSteps | undefined {
+    const hooks = this.options.hooks;
+    if (!hooks || hooks.set.size === 0) return undefined;
+    const { tool, namespace } = entry;
+    const onHook = this.options.onHook;
+    const called = new CallHooks(
+      hooks.set,
+      hooks.context,
+      { ...(call.id !== undefined ? { id: call.id } : {}), tool: tool.name, namespace },
+      signal,
+      onHook ? (run) => onHook({ call, tool: tool.name, run }) : undefined,
+    );
+    return new HookSteps(called, tool, namespace);
   }
 
   private async execute(
     call: ToolCall,
     entry: HostTool,
-    turnSignal: AbortSignal | undefined,
+    run: RunOptions,
+    hooks: HookSteps | undefined,
   ): Promise<ToolResult> {
+    const turnSignal = run.signal;
     const { tool, namespace } = entry;
     const config = this.options.config;
     const outright = deniedOutright({ name: tool.name, namespace }, this.options.policy.rules);
@@ -125,21 +145,13 @@ export class ExecutionHost {
 
     const parsed = parseArgs(call.args, numberOr(config["tools.argsMaxBytes"], 1_048_576));
     if (!parsed.ok) throw new CallFailure(parsed.code, `${tool.name}: ${parsed.message}`);
-    const extra = unknownFields(tool.parameters, parsed.value);
-    const checked = tool.validateInput(parsed.value);
-    const issues = [
-      ...extra,
-      ...(checked.ok ? [] : explainIssues(tool.parameters, parsed.value, checked.issues)),
-    ];
-    if (issues.length > 0 || !checked.ok) {
-      throw new CallFailure(
-        "invalid_arguments",
-        `invalid arguments for ${tool.name}:\n${formatIssues(issues)}\nFix ${issues.length === 1 ? "this field" : "these fields"} and call ${tool.name} again.`,
-      );
-    }
-    const args = checked.value;
-
-    const { approved, env } = await this.authorise(call, tool, namespace, args);
+    // the wire form of the catalog the call came from, back in the tool's own shape
+    const restored = this.options.restore?.args(tool, parsed.value) ?? parsed.value;
+    const checked = checkArguments(tool, restored);
+    // PreToolUse hooks may refuse the call, replace its arguments, allow or ask (docs/hooks.md)
+    const pre = hooks ? await hooks.before(checked) : { args: checked };
+    const { args, approved, env } = await this.auth.authorise(call, tool, namespace, pre, hooks);
+    hooks?.started(args);
 
     const limits = limitsFrom(config);
     const timeout = chooseTimeout(tool.name, tool.host.timeoutMs, config);
@@ -166,14 +178,15 @@ export class ExecutionHost {
         policy: this.options.policy,
         env,
         ...(approved ? { approved } : {}),
-        ...(this.options.ask
+        ...(this.options.ask || hooks
           ? {
               ask: (decision: Decision, request: PermissionRequest) =>
-                this.serialAsk(() => this.options.ask!({ call, tool: tool.name, decision, request })),
+                this.auth.askPath({ call, tool: tool.name, decision, request }, args, hooks),
             }
           : {}),
       }),
       session: this.session,
+      ...clientContext(this.options, run.client, tool.name, controller.signal),
     };
     if (this.options.log) ctx.log = this.options.log;
 
@@ -223,7 +236,8 @@ export class ExecutionHost {
   ): Promise<ToolResult> {
     const page =
       typeof rendered === "string" ? { content: [{ type: "text" as const, text: rendered }] } : rendered;
-    const texts = page.content.filter((c) => c.type === "text").map((c) => (c as { text: string }).text);
+    const textBlocks = page.content.filter((c) => c.type === "text");
+    const texts = textBlocks.map((c) => c.text);
     const others = page.content.filter((c) => c.type !== "text");
     let content: ModelContent[];
     let truncated = page.truncated === true;
@@ -242,7 +256,10 @@ export class ExecutionHost {
         // fits inline: each block stays as rendered, long lines cut
         const cutEach = texts.map((t) => limitText(inlineCollected(t), limits, this.readTool()));
         truncated ||= cutEach.some((c) => c.truncated);
-        content = [...cutEach.map((c) => ({ type: "text" as const, text: c.text })), ...others];
+        content = [
+          ...cutEach.map((c, i) => textBlock(c.text, c.truncated ? undefined : textBlocks[i]!.resource)),
+          ...others,
+        ];
       } else {
         const whole = new OutputCollector({
           inlineMaxBytes: limits.inlineMaxBytes,
@@ -260,74 +277,6 @@ export class ExecutionHost {
     const result = ok(call, tool.name, content, truncated, spillPath);
     if (page.nextOffset !== undefined) result.nextOffset = page.nextOffset;
     return result;
-  }
-
-  /** Decides the call; returns the ask it was approved under (if it asked) and the paths' env. */
-  private async authorise(
-    call: ToolCall,
-    tool: AnyTool,
-    namespace: string,
-    args: unknown,
-  ): Promise<{ approved?: Decision; env: RequestEnv }> {
-    const spillDir = await this.options.spill.existing();
-    const env: RequestEnv = {
-      cwd: this.options.cwd,
-      workspace: this.options.workspace,
-      extraRoots: [...(this.options.extraRoots ?? []), ...(spillDir ? [spillDir] : [])],
-    };
-    let requests: PermissionRequest[];
-    try {
-      requests = await buildPermissionRequests(tool, namespace, args, {
-        ...env,
-        config: this.options.config,
-        session: this.session,
-      });
-    } catch (error) {
-      if (error instanceof ArgumentsError) throw refusedArguments(tool.name, error);
-      throw new CallFailure(
-        "tool_error",
-        `${tool.name} could not state its permissions: ${messageOf(error)}`,
-      );
-    }
-    // every request is decided; deny wins over ask, and the asks of one call are approved together
-    const decided = requests.map((request) => ({
-      request,
-      decision: evaluatePermission(request, this.options.policy),
-    }));
-    for (const d of decided) this.options.onDecision?.({ call, tool: tool.name, ...d });
-    const denied = decided.find((d) => d.decision.effect === "deny");
-    if (denied) {
-      throw new CallFailure(
-        "permission_denied",
-        `${denied.decision.message}. Do not retry this call as it is.`,
-      );
-    }
-    const asks = decided.filter((d) => d.decision.effect === "ask");
-    if (asks.length === 0) return { env };
-    const first = asks[0]!;
-    const messages = [...new Set(asks.map((a) => a.decision.message))];
-    const decision =
-      messages.length === 1 ? first.decision : { ...first.decision, message: messages.join("; ") };
-    const ask = this.options.ask;
-    const request: AskRequest = { call, tool: tool.name, decision, request: first.request };
-    if (requests.length > 1) request.pending = asks;
-    const approved = ask ? await this.serialAsk(() => ask(request)) : false;
-    if (!approved) {
-      throw new CallFailure(
-        "permission_denied",
-        `${decision.message}, and it was not approved${ask ? "" : " (no approver is attached, so every ask is denied)"}.`,
-      );
-    }
-    return { approved: decision, env };
-  }
-
-  private serialAsk(fn: () => boolean | Promise<boolean>): Promise<boolean> {
-    const next = this.askChain.then(fn, fn);
-    this.askChain = next.catch(() => false);
-    return next.then(
-      (v) => v === true,
-      () => false,
-    );
   }
 
   private unknownTool(name: string, set: HostToolSet): CallFailure {

@@ -4,8 +4,10 @@ export { OutputTooLargeError, readLimited } from "./errors.js";
 export {
   type AskCallback,
   type AskRequest,
+  type CallRestorer,
   type DecisionEvent,
   ExecutionHost,
+  type HookEvent,
   type HostOptions,
   type HostTool,
   type HostToolSet,

@@ -1,5 +1,5 @@
 // The ToolResult values the host hands back: a success, and a failure as the model reads it.
-import type { ModelContent } from "../declare/types.js";
+import type { ModelContent, ResourceRef } from "../declare/types.js";
 import type { CallFailure } from "./failure.js";
 import { limitErrorText, type ResultLimits } from "./limits.js";
 import type { ToolCall, ToolResult } from "./types.js";
@@ -59,5 +59,12 @@ export function withIdFirst(r: ToolResult): ToolResult {
   if (r.nextOffset !== undefined) out.nextOffset = r.nextOffset;
   if (r.spillPath !== undefined) out.spillPath = r.spillPath;
   if (r.error !== undefined) out.error = r.error;
+  if (r.value !== undefined) out.value = r.value;
+  if (r.hooks !== undefined) out.hooks = r.hooks;
   return out;
+}
+
+/** A text block; one that was cut loses its resource form (a cut resource is not the resource). */
+export function textBlock(text: string, resource: ResourceRef | undefined): ModelContent {
+  return resource ? { type: "text", text, resource } : { type: "text", text };
 }

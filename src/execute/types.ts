@@ -1,4 +1,5 @@
 import type { ModelContent } from "../declare/types.js";
+import type { HookRun } from "../hooks/types.js";
 
 /** One call the model made. `args` is the raw JSON text or an already-parsed value. */
 export interface ToolCall {
@@ -16,7 +17,9 @@ export type ToolErrorCode =
   | "aborted"
   | "tool_error"
   | "invalid_output"
-  | "output_too_large";
+  | "output_too_large"
+  /** A hook could not answer (over its timeout) or broke the call (arguments that do not fit). */
+  | "hook_error";
 
 /** What the model gets back for one call (also the `toolplane call --json` shape). */
 export interface ToolResult {
@@ -36,4 +39,9 @@ export interface ToolResult {
    * sends it as `structuredContent`; the limits apply to `content`, the text a model reads.
    */
   value?: unknown;
+  /**
+   * The hooks that ran on the call, each with what it decided (never sent to a model: what a hook
+   * tells the model is in `content`, labelled). A run with `stop` asks the harness to stop its loop.
+   */
+  hooks?: HookRun[];
 }

@@ -8,7 +8,7 @@
 export interface ProblemView {
   provider: string;
   layer: string;
-  outcome: "rejected" | "incomplete" | "malformed";
+  outcome: "rejected" | "incomplete" | "malformed" | "untrusted";
   reason: string;
   entry?: string;
 }
@@ -214,7 +214,8 @@ export interface ToolForm {
 }
 
 export interface TraceEntry {
-  kind: "decision" | "ask" | "note";
+  /** A permission decision, an ask and its answer, a note, or a hook that ran (docs/hooks.md). */
+  kind: "decision" | "ask" | "note" | "hook";
   message: string;
   effect?: string;
   /** The rule (or built-in check, or default) that decided. */
@@ -224,6 +225,8 @@ export interface TraceEntry {
   action?: string;
   /** For an ask: the answer given in the page. */
   approved?: boolean;
+  /** For a hook: its event, how its run ended (ok, blocked, error, failed) and how long it took. */
+  hook?: { event: string; status: string; ms: number };
 }
 
 export interface CallView {

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Toolplane } from "../assemble/index.js";
 import { displayCall } from "../declare/display.js";
-import type { AskRequest, DecisionEvent } from "../execute/index.js";
+import type { AskRequest, DecisionEvent, HookEvent } from "../execute/index.js";
 import type { Decision } from "../permissions/index.js";
 import type { AskView, CallView, TraceEntry } from "./api-types.js";
 
@@ -99,6 +99,7 @@ export async function runCall(
       return approved;
     },
     onDecision: (event) => trace.push(decisionEntry(event)),
+    onHook: (event) => trace.push(hookEntry(event)),
   });
   const entry = (await plane.toolSnapshot()).get(tool)?.entry;
   const shown = entry ? displayCall(entry, args ?? {}) : undefined;
@@ -121,6 +122,27 @@ function decisionEntry(event: DecisionEvent): TraceEntry {
   };
   if (d.decidedBy.rule !== undefined) entry.rule = d.decidedBy.rule;
   if (event.request?.action !== undefined) entry.action = event.request.action;
+  return entry;
+}
+
+/** A hook that ran, as the trace shows it: what it decided (if anything) and what it said. */
+function hookEntry(event: HookEvent): TraceEntry {
+  const r = event.run;
+  const said = [
+    r.reason,
+    r.additionalContext !== undefined ? `adds: ${r.additionalContext}` : undefined,
+    r.updatedInput ? `replaced the arguments${r.ignored ? ` (not used: ${r.ignored})` : ""}` : undefined,
+    r.detail,
+    r.stop !== undefined ? `asks to stop: ${r.stop}` : undefined,
+  ].filter((x) => x !== undefined);
+  const entry: TraceEntry = {
+    kind: "hook",
+    message: said.length > 0 ? said.join("; ") : r.status === "ok" ? "answered nothing" : r.status,
+    decidedBy: `${r.event} hook ${r.hook} (${r.source})`,
+    subject: r.event,
+    hook: { event: r.event, status: r.status, ms: r.ms },
+  };
+  if (r.decision !== undefined) entry.effect = r.decision;
   return entry;
 }
 

@@ -3,7 +3,7 @@ import path from "node:path";
 /**
  * The paths whose contents run code outside the sandbox later: a planted `.git/hooks/*` or
  * `core.fsmonitor` runs at the next `git`; a changed `.toolplane/config.json`, trust record or tool
- * module runs at the next start of toolplane. A write there asks unless a rule allows that path by
+ * module runs at the next start of toolplane; a hook's script at the next call. A write there asks unless a rule allows that path by
  * name, and the sandbox keeps them read-only (docs/bash.md).
  */
 export function protectedPathsOf(o: {
@@ -12,6 +12,8 @@ export function protectedPathsOf(o: {
   home: string;
   /** tools.modules, as configured (paths from the project root). */
   modules: ReadonlyArray<string | { path: string }>;
+  /** The programs and scripts the configured hooks run (absolute): they run outside the sandbox too. */
+  hookFiles?: readonly string[];
 }): string[] {
   const out = [
     path.join(o.projectRoot, ".git"),
@@ -19,6 +21,7 @@ export function protectedPathsOf(o: {
     path.join(o.home, "config.json"),
   ];
   for (const m of o.modules) out.push(path.resolve(o.projectRoot, typeof m === "string" ? m : m.path));
+  out.push(...(o.hookFiles ?? []));
   return [...new Set(out)];
 }
 

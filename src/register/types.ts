@@ -96,7 +96,11 @@ export interface ProviderProblem {
   entry?: string;
 }
 
-export type ProblemOutcome = "rejected" | "incomplete" | "malformed";
+/**
+ * `untrusted`: a provider the configuration names that was not started because the project is
+ * not trusted (its tool modules, MCP servers with a command); trusting it is what adds them.
+ */
+export type ProblemOutcome = "rejected" | "incomplete" | "malformed" | "untrusted";
 
 export interface Snapshot<E> {
   /** The scope chain read, nearest first (the global layer is always merged in last). */

@@ -33,7 +33,11 @@ export function dedupe(name: string, used: ReadonlySet<string>, max: number): st
 
 /** The skills-left-out marker as a system-text line (see skillsNotListed). */
 export function notListedLine(count: number): LineMemo {
-  const text = skillsNotListed(count);
+  return frameLine(skillsNotListed(count));
+}
+
+/** A line of the skills part that is no skill's (a marker). */
+export function frameLine(text: string): LineMemo {
   return { name: "", description: "", text, digest: hash("sha256", text, "binary") };
 }
 

@@ -2,20 +2,21 @@ import { hash } from "node:crypto";
 import type { ToolProjection } from "../declare/project.js";
 import { adapterFor } from "./adapters.js";
 import { cutText } from "./budget.js";
-import { dedupe, notListedLine, renamedList, sortedByName } from "./catalog-parts.js";
+import { dedupe, frameLine, notListedLine, renamedList, sortedByName } from "./catalog-parts.js";
 import { lazyConversions, type NotesSource } from "./conversions.js";
 import { capped, type Entries, fitBudget, frameChars, tokensOf } from "./fit.js";
 import { renderInstructions } from "./instructions.js";
 import { deepFreeze, type LineMemo, RenderMemo, type WireMemo } from "./memo.js";
 import { PrefixHasher } from "./prefix-hash.js";
 import { wireName } from "./schema/names.js";
-import { deferredLine, foldSkills, skillsNotListed } from "./system.js";
+import { deferredLine, foldSkills, SKILL_DESCRIPTIONS_LEFT_OUT, skillsNotListed } from "./system.js";
 import { systemText } from "./system-text.js";
 import type {
   Attachment,
   BudgetCut,
   Catalog,
   CatalogSkill,
+  CatalogTool,
   NativeDeferral,
   ProviderName,
   SchemaConversion,
@@ -160,18 +161,29 @@ export function renderFull(input: RenderInput): { catalog: Catalog; state: State
   const skillCuts: BudgetCut[] = [];
   const skillLines: LineMemo[] = [];
   const skillTexts: string[] = [];
+  const namesOnly = !fit.skillDescriptions;
   for (const skill of kept.skills) {
     const d = skill.description;
-    const text = d.length > cap ? cutText(d, cap) : d;
+    // names only: every description left out (one line says so), so every name is kept
+    const text = namesOnly ? "" : d.length > cap ? cutText(d, cap) : d;
     if (text.length < d.length)
-      skillCuts.push({ name: skill.name, original: d.length, kept: text.length, by: cutBy(cap, maxChars) });
+      skillCuts.push({
+        name: skill.name,
+        original: d.length,
+        kept: text.length,
+        by: namesOnly ? "budget" : cutBy(cap, maxChars),
+      });
     skillLines.push(memo.skillLine(skill, text));
     skillTexts.push(text);
   }
   const omittedDeferred = fit.listsOmitted ? all.deferred.length - kept.deferred.length : 0;
   const omittedSkills = fit.listsOmitted ? all.skills.length - kept.skills.length : 0;
-  // the marker rides as the skills part's last line (after the kept skills, before the deferred part)
-  const systemLines = omittedSkills > 0 ? [...skillLines, notListedLine(omittedSkills)] : skillLines;
+  // the markers ride as the skills part's last lines (after the kept skills, before the deferred part)
+  const systemLines = [
+    ...skillLines,
+    ...(namesOnly && kept.skills.length > 0 ? [frameLine(SKILL_DESCRIPTIONS_LEFT_OUT)] : []),
+    ...(omittedSkills > 0 ? [notListedLine(omittedSkills)] : []),
+  ];
   const deferredNames =
     kept.deferred.length > 0 || omittedDeferred > 0
       ? deferredLine(kept.deferred, omittedDeferred)
@@ -207,11 +219,13 @@ export function renderFull(input: RenderInput): { catalog: Catalog; state: State
           (t) => (t.description.length > cap ? cutText(t.description, cap) : t.description),
           skillTexts,
           omittedSkills,
+          namesOnly,
         );
   const tokensBind = tokensUsed !== undefined && tokensUsed / tokenLimit! > chars / settings.chars;
   const catalog: Catalog = {
     provider: adapter.name,
-    tools: tail.wires.length > 0 ? tools.concat(tail.wires) : tools,
+    // each adapter's wire() makes its provider's form (wire-types.ts)
+    tools: (tail.wires.length > 0 ? tools.concat(tail.wires) : tools) as CatalogTool[],
     system,
     deferred: input.native ? sortedNames(input.native.tools) : [...kept.deferred],
     budget: {
@@ -230,9 +244,10 @@ export function renderFull(input: RenderInput): { catalog: Catalog; state: State
   };
   if (input.native?.headers && Object.keys(input.native.headers).length > 0)
     catalog.headers = { ...input.native.headers };
-  // an incremental re-render is offered only for the common case: a character budget, no skill cut
+  // an incremental re-render is offered only for the common case: a character budget, skills
+  // with their descriptions (water-filling's totals count them)
   let state: State | undefined;
-  if (tokenLimit === undefined) {
+  if (tokenLimit === undefined && !namesOnly) {
     const lengths = kept.tools.map((t) => Math.min(t.description.length, maxChars));
     const skillLengths = kept.skills.map((s) => Math.min(s.description.length, maxChars));
     state = {

@@ -2,7 +2,14 @@
 // characters and, when a token limit is set, o200k tokens. Pure functions over the entries.
 import type { ToolProjection } from "../declare/project.js";
 import { CUT_MARKER, cutText, waterFill } from "./budget.js";
-import { DEFERRED_HEADER, deferredLine, notListed, SKILLS_HEADER, skillsNotListed } from "./system.js";
+import {
+  DEFERRED_HEADER,
+  deferredLine,
+  notListed,
+  SKILL_DESCRIPTIONS_LEFT_OUT,
+  SKILLS_HEADER,
+  skillsNotListed,
+} from "./system.js";
 import { countTokens } from "./tokens.js";
 import type { CatalogSkill } from "./types.js";
 
@@ -19,7 +26,19 @@ export interface Fit {
   cap: number;
   /** Whether the budget holds the note on deferred names left out (false only when nothing fits). */
   listsOmitted: boolean;
+  /**
+   * False when the kept skills are listed by name alone (`- name`, then one line saying their
+   * descriptions were left out): every name is kept before any is dropped.
+   */
+  skillDescriptions: boolean;
 }
+
+/**
+ * The least cap a skill description is cut to: it keeps at least the marker's length of its own
+ * text (cutText keeps half the room or more), so a cut description never shows more marker than
+ * text. Below it the skills are listed by name alone.
+ */
+export const SKILL_MIN_CAP = 3 * CUT_MARKER.length;
 
 /** Characters of the system text's frame: headers, `- name: ` prefixes, separators. */
 export function frameChars(
@@ -27,12 +46,15 @@ export function frameChars(
   deferred: readonly string[],
   omittedDeferred: number,
   omittedSkills = 0,
+  namesOnly = false,
 ): number {
   let n = 0;
   const skillPart = skills.length > 0 || omittedSkills > 0;
   if (skillPart) {
     n += SKILLS_HEADER.length;
-    for (const s of skills) n += 1 + 4 + s.name.length; // "\n- name: "
+    // "\n- name: " with a description, "\n- name" without
+    for (const s of skills) n += (namesOnly ? 3 : 5) + s.name.length;
+    if (namesOnly && skills.length > 0) n += 1 + SKILL_DESCRIPTIONS_LEFT_OUT.length;
     if (omittedSkills > 0) n += 1 + skillsNotListed(omittedSkills).length;
   }
   if (deferred.length > 0 || omittedDeferred > 0) {
@@ -61,9 +83,16 @@ export function fitBudget(
     const kept = take(all, count);
     const omitted = all.deferred.length - kept.deferred.length;
     const omittedSkills = all.skills.length - kept.skills.length;
-    const cap = capFor(kept, omitted, omittedSkills, charLimit, tokenLimit, maxChars);
-    if (cap !== undefined) return { kept, cap, listsOmitted: true };
-    if (count === 0) return { kept, cap: CUT_MARKER.length, listsOmitted: false };
+    const cap = capFor(kept, omitted, omittedSkills, charLimit, tokenLimit, maxChars, false);
+    if (cap !== undefined && (cap >= SKILL_MIN_CAP || !cutsASkill(kept.skills, cap, maxChars)))
+      return { kept, cap, listsOmitted: true, skillDescriptions: true };
+    // every kept skill by name alone before any skill is dropped
+    if (kept.skills.length > 0) {
+      const namesCap = capFor(kept, omitted, omittedSkills, charLimit, tokenLimit, maxChars, true);
+      if (namesCap !== undefined)
+        return { kept, cap: namesCap, listsOmitted: true, skillDescriptions: false };
+    } else if (cap !== undefined) return { kept, cap, listsOmitted: true, skillDescriptions: true };
+    if (count === 0) return { kept, cap: CUT_MARKER.length, listsOmitted: false, skillDescriptions: true };
     count = shrink(all, count, charLimit, tokenLimit);
   }
 }
@@ -79,6 +108,12 @@ function take(all: Entries, count: number): Entries {
   };
 }
 
+/** Whether a description of the kept skills would be cut at `cap`. */
+function cutsASkill(skills: readonly CatalogSkill[], cap: number, maxChars: number): boolean {
+  const c = Math.min(cap, maxChars);
+  return skills.some((s) => s.description.length > c);
+}
+
 function capFor(
   kept: Entries,
   omittedDeferred: number,
@@ -86,18 +121,22 @@ function capFor(
   charLimit: number,
   tokenLimit: number | undefined,
   maxChars: number,
+  namesOnly: boolean,
 ): number | undefined {
   const lengths: number[] = [];
-  let fixed = frameChars(kept.skills, kept.deferred, omittedDeferred, omittedSkills);
+  let fixed = frameChars(kept.skills, kept.deferred, omittedDeferred, omittedSkills, namesOnly);
   for (const t of kept.tools) {
     fixed += t.name.length;
     lengths.push(Math.min(t.description.length, maxChars));
   }
-  for (const s of kept.skills) lengths.push(Math.min(s.description.length, maxChars));
+  if (!namesOnly) for (const s of kept.skills) lengths.push(Math.min(s.description.length, maxChars));
   let cap = waterFill(lengths, charLimit - fixed, (k, c) => Math.min(lengths[k]!, c));
   if (cap === undefined || tokenLimit === undefined) return cap;
 
-  const descriptions = [...kept.tools.map((t) => t.description), ...kept.skills.map((s) => s.description)];
+  const descriptions = [
+    ...kept.tools.map((t) => t.description),
+    ...(namesOnly ? [] : kept.skills.map((s) => s.description)),
+  ];
   const noText = { ...kept, tools: kept.tools.map((t) => ({ ...t, description: "" })) };
   const fixedTokens = tokensOf(
     noText,
@@ -105,6 +144,7 @@ function capFor(
     () => "",
     kept.skills.map(() => ""),
     omittedSkills,
+    namesOnly,
   );
   const tokens = descriptions.map((d) => countTokens(d.length > maxChars ? cutText(d, maxChars) : d));
   const markerTokens = countTokens(CUT_MARKER);
@@ -134,14 +174,18 @@ export function tokensOf(
   toolText: (t: ToolProjection) => string,
   skillTexts: readonly string[],
   omittedSkills = 0,
+  namesOnly = false,
 ): number {
   let sum = 0;
   for (const t of kept.tools) sum += countTokens(t.name) + countTokens(toolText(t));
   if (kept.skills.length > 0 || omittedSkills > 0) {
     sum += countTokens(SKILLS_HEADER);
     kept.skills.forEach((s, i) => {
-      sum += countTokens(`- ${s.name}: `) + countTokens(skillTexts[i]!);
+      sum += namesOnly
+        ? countTokens(`- ${s.name}`)
+        : countTokens(`- ${s.name}: `) + countTokens(skillTexts[i]!);
     });
+    if (namesOnly && kept.skills.length > 0) sum += countTokens(SKILL_DESCRIPTIONS_LEFT_OUT);
     if (omittedSkills > 0) sum += countTokens(skillsNotListed(omittedSkills));
   }
   if (kept.deferred.length > 0 || omittedDeferred > 0)
@@ -157,11 +201,8 @@ function shrink(all: Entries, count: number, charLimit: number, tokenLimit: numb
       min: Math.min(t.description.length, CUT_MARKER.length),
       overhead: 0,
     })),
-    ...all.skills.map((s) => ({
-      name: s.name,
-      min: Math.min(s.description.length, CUT_MARKER.length),
-      overhead: 5,
-    })),
+    // a skill can be listed by name alone ("- name")
+    ...all.skills.map((s) => ({ name: s.name, min: 0, overhead: 3 })),
     ...all.deferred.map((d) => ({ name: d, min: 0, overhead: 2 })),
   ];
   let sum = 0;

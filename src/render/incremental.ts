@@ -14,7 +14,7 @@ import { sameList } from "./catalog-parts.js";
 import { sameInstructions } from "./instructions.js";
 import { RenderMemo } from "./memo.js";
 import { patchTail, sameNativeFrame } from "./tail-patch.js";
-import type { Catalog, NativeDeferral } from "./types.js";
+import type { Catalog, CatalogTool, NativeDeferral } from "./types.js";
 import { joinParts, listingPart, listingStill, stablePart } from "./volatile.js";
 
 /**
@@ -133,7 +133,7 @@ function incremental(prev: State, input: RenderInput): State | undefined {
   const cut = cutList(prev.cuts, prev.skillCuts, tail.cuts);
   const catalog: Catalog = {
     ...old,
-    tools: tail.wires.length > 0 ? wires.concat(tail.wires) : wires,
+    tools: (tail.wires.length > 0 ? wires.concat(tail.wires) : wires) as CatalogTool[],
     budget: {
       ...old.budget,
       used: chars,

@@ -5,6 +5,7 @@ export type { BudgetSettings, RenderInput } from "./catalog.js";
 export { CatalogRenderer } from "./incremental.js";
 export { RenderMemo } from "./memo.js";
 export { type McpToolFacts, mcpToolExtras } from "./providers/mcp.js";
+export { restoreArgs } from "./restore-args.js";
 export { toAnthropic } from "./schema/anthropic.js";
 export { toGemini } from "./schema/gemini.js";
 export { toMcp } from "./schema/mcp.js";
@@ -23,3 +24,4 @@ export {
 } from "./system.js";
 export * from "./types.js";
 export { attachmentsText, renderCatalog } from "./volatile.js";
+export type * from "./wire-types.js";

@@ -309,7 +309,8 @@ export class RenderMemo {
   skillLine(skill: CatalogSkill, description: string): LineMemo {
     const hit = this.skillLines.get(skill);
     if (hit && hit.name === skill.name && hit.description === description) return hit;
-    const text = `- ${skill.name}: ${description}`;
+    // "": the budget left the description out (names-only listing): the name alone
+    const text = description === "" ? `- ${skill.name}` : `- ${skill.name}: ${description}`;
     const line = { name: skill.name, description, text, digest: hash("sha256", text, "binary") };
     this.skillLines.set(skill, line);
     return line;

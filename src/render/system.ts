@@ -19,9 +19,16 @@ export function skillsNotListed(count: number): string {
   return `(${count} more skill${count === 1 ? "" : "s"} not listed here: the catalog budget left them out)`;
 }
 
-/** Whether a system-text line is the `skillsNotListed` marker. */
+/**
+ * The last skill line when the budget left every skill's description out to keep the names
+ * (`- name` lines): the marker of those cuts, one for all of them.
+ */
+export const SKILL_DESCRIPTIONS_LEFT_OUT =
+  "(descriptions left out here: the catalog budget; the skill tool loads a skill by name)";
+
+/** Whether a system-text line is the `skillsNotListed` marker or the descriptions-left-out one. */
 export function isSkillsNotListed(line: string): boolean {
-  return /^\(\d+ more skills? not listed here: /.test(line);
+  return /^\(\d+ more skills? not listed here: /.test(line) || line === SKILL_DESCRIPTIONS_LEFT_OUT;
 }
 
 /** The deferred names line: the listed names, then `notListed` when `omitted` is above 0. */

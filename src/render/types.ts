@@ -2,6 +2,7 @@ import type { ToolProjection } from "../declare/project.js";
 import type { JsonSchema } from "../declare/types.js";
 import type { NameRule } from "./schema/names.js";
 import type { ConvertedSchema, ConvertOptions } from "./schema/types.js";
+import type { CatalogToolOf } from "./wire-types.js";
 
 export const PROVIDERS = ["anthropic", "openai-chat", "openai-responses", "gemini", "mcp"] as const;
 export type ProviderName = (typeof PROVIDERS)[number];
@@ -109,10 +110,16 @@ export interface RenderReport {
   deferral?: DeferralReport;
 }
 
-export interface Catalog {
-  provider: ProviderName;
-  /** Provider wire-form tools, in the fixed order. */
-  tools: unknown[];
+/** One tool of a provider's catalog, in the provider's wire form (see wire-types.ts). */
+export type CatalogTool<P extends ProviderName = ProviderName> = CatalogToolOf[P];
+
+export interface Catalog<P extends ProviderName = ProviderName> {
+  provider: P;
+  /**
+   * Provider wire-form tools, in the fixed order, typed for the provider: `catalog("anthropic")`
+   * gives Anthropic tools (and, deferred natively, its tool search tool), ready for the SDK.
+   */
+  tools: Array<CatalogTool<P>>;
   /** The system-text part: the skill catalog (and deferred tool names). */
   system: string;
   deferred: string[];

@@ -3,8 +3,10 @@
 // bytes, the system text and prefixHash as they were; the skill listing and the deferred names
 // are fitted to what the tools left of the budget and returned as attachments, with MCP servers'
 // instructions after them.
+import { CUT_MARKER } from "./budget.js";
 import { type BudgetSettings, type RenderInput, renderFull } from "./catalog.js";
 import { sameList } from "./catalog-parts.js";
+import { frameChars } from "./fit.js";
 import { renderInstructions } from "./instructions.js";
 import { DEFERRED_HEADER } from "./system.js";
 import type { Attachment, Catalog, CatalogBudget, CatalogSkill } from "./types.js";
@@ -30,6 +32,28 @@ export function renderCatalog(input: RenderInput): Catalog {
  */
 export const LISTING_RESERVE = { chars: 256, tokens: 80 };
 
+/**
+ * What the tools leave to the listing: the constant reserve, or, when it is more, room for every
+ * skill's name alone (`- name` lines and the line saying the descriptions were left out), rounded
+ * up to a whole reserve so that a skill added or renamed seldom moves the tools' share; at most
+ * half the budget, and never what the tools' names and markers need. So under a tight budget the
+ * skills' names come before the tools' descriptions (as when both were fitted as one text), and
+ * names are dropped only when they do not fit in that; with room, the tools' bytes do not depend
+ * on the listing.
+ */
+function listingReserve(input: RenderInput, chars: number): number {
+  const base = reserveOf(chars, "chars");
+  const skills = input.skills ?? [];
+  if (skills.length === 0) return base;
+  const names = frameChars(skills, [], 0, 0, true);
+  const step = LISTING_RESERVE.chars;
+  const wanted = Math.ceil(names / step) * step;
+  let toolsLeast = 0;
+  for (const t of input.tools)
+    toolsLeast += t.name.length + Math.min(t.description.length, CUT_MARKER.length);
+  return Math.max(base, Math.min(wanted, Math.floor(chars / 2), chars - toolsLeast));
+}
+
 /** The stable part's input: the tools (and a native deferral tail) alone, in the budget less the reserve. */
 export function stablePart(input: RenderInput): RenderInput {
   const {
@@ -42,7 +66,10 @@ export function stablePart(input: RenderInput): RenderInput {
     ...rest
   } = input;
   const settings = settingsOf(input);
-  const budget: BudgetSettings = { ...settings, chars: settings.chars - reserveOf(settings.chars, "chars") };
+  const budget: BudgetSettings = {
+    ...settings,
+    chars: settings.chars - listingReserve(input, settings.chars),
+  };
   if (settings.tokens != null) budget.tokens = settings.tokens - reserveOf(settings.tokens, "tokens");
   return { ...rest, budget, volatile: "system" };
 }

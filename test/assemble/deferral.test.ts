@@ -115,7 +115,15 @@ describe("Toolplane.catalog defers per defer.*", () => {
       bundledSkills: null,
     });
     planes.push(marked);
-    expect((await marked.catalog("openai-chat")).deferred).not.toContain("skill");
+    const kept = await marked.catalog("openai-chat");
+    expect(kept.deferred).not.toContain("skill");
+    // ... and says why: held by the skill listing, not a defer.resident nobody set
+    const why = "kept resident by the skill listing (it tells the model to load skills with this tool)";
+    expect(moves(kept).find((m) => m.names.includes("skill"))?.reason).toBe(why);
+    const explained = (await marked.explainDeferral()).tools.find((t) => t.name === "skill");
+    expect(explained).toMatchObject({ residency: "resident", mark: "never", reason: why });
+    expect(explained?.markedBy).toBe("the skill listing (it tells the model to load skills with this tool)");
+    expect(JSON.stringify(await marked.explainDeferral())).not.toContain("defer.resident");
     // ... and is deferred when none are
     const bare = await open(manyTools(60), ["defer.threshold=40", 'defer.tools={"skill":"auto"}']);
     expect((await bare.catalog("openai-chat")).deferred).toContain("skill");

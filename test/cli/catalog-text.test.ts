@@ -1,7 +1,7 @@
 // What the model reads, through the CLI: skill descriptions written over several lines are one
 // line each in the system text, and zod's safe-integer bounds never reach a schema.
 import { describe, expect, it } from "vitest";
-import { runJson } from "../helpers/cli.js";
+import { runCli, runJson } from "../helpers/cli.js";
 import { listingOf } from "../helpers/listing.js";
 import { tempProject } from "../helpers/tmp.js";
 
@@ -34,4 +34,12 @@ describe("catalog text", () => {
       expect(text).not.toContain(String(Number.MAX_SAFE_INTEGER));
     },
   );
+
+  it("the text shows the prefixHash --json and the library give: all 64 hex digits, one form", () => {
+    const p = tempProject();
+    const json = runJson(["catalog", "--cwd", p.repo], { env: p.env }).prefixHash;
+    expect(json).toMatch(/^[0-9a-f]{64}$/);
+    const text = runCli(["catalog", "--cwd", p.repo], { env: p.env }).stdout;
+    expect(/prefixHash: (\S+)/.exec(text)?.[1]).toBe(json);
+  });
 });

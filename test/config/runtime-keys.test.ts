@@ -19,6 +19,11 @@ const OTHER: Record<string, unknown> = {
   "tools.timeouts": { read: 5000, greedy: 10 },
   "tools.sandbox": "read-only",
   "tools.shellEnv": ["MY_VAR", "PROJECT_*"],
+  // hooks run around calls and never enter a request: the catalog and prefixHash stay as they were
+  "hooks.PreToolUse": [{ matcher: "Bash|mcp__.*", hooks: [{ type: "command", command: "exit 0" }] }],
+  "hooks.PermissionRequest": [{ hooks: [{ type: "command", command: "exit 0", timeout: 5 }] }],
+  "hooks.PostToolUse": [{ matcher: "*", hooks: [{ type: "command", command: "exit 0" }] }],
+  "hooks.PostToolUseFailure": [{ matcher: "read", hooks: [{ type: "command", command: "exit 0" }] }],
 };
 
 /** Another valid value for a run-time key: a flag flipped, a number moved, or OTHER's. */

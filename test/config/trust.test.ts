@@ -50,6 +50,15 @@ describe("project trust: a repository's own file may only tighten until it is tr
     expect(catalog.code).toBe(0);
     expect(existsSync(marker)).toBe(false);
     expect(JSON.stringify(JSON.parse(catalog.stdout).tools)).not.toContain("evil_tool");
+    // the module it did not load is a problem of the catalog, named, with what to do
+    expect(JSON.parse(catalog.stdout).problems).toEqual([
+      {
+        provider: "module:evil.mjs",
+        layer: "global",
+        outcome: "untrusted",
+        reason: expect.stringContaining(`run \`toolplane trust ${p.repo}\``),
+      },
+    ]);
     // every command says so, once, on stderr
     expect(catalog.stderr).toContain(`is not a trusted project`);
     expect(catalog.stderr).toContain(`toolplane trust ${p.repo}`);
@@ -300,6 +309,47 @@ describe("project trust: a repository's own file may only tighten until it is tr
         classified,
         `classify "${key}" in src/config/untrusted.ts: give it a gate if an untrusted project could run code or loosen permissions with it, else list it in APPLIED_AS_IS`,
       ).toBe(true);
+    }
+  });
+});
+
+describe("project trust through the library", () => {
+  it("Toolplane.open on an untrusted project says in catalog().problems what it did not load", async () => {
+    const p = tempProject({
+      ".toolplane/config.json": JSON.stringify({
+        tools: { modules: ["evil.mjs", { path: "more.mjs", layer: "agent:x" }] },
+        mcp: { servers: { local: { command: "node", args: ["server.mjs"] } } },
+      }),
+      "evil.mjs": EVIL,
+    });
+    const plane = await Toolplane.open({ cwd: p.repo, env: p.env, bundledSkills: null });
+    try {
+      const catalog = await plane.catalog("anthropic");
+      expect(existsSync(path.join(p.repo, "ran.txt"))).toBe(false);
+      expect(catalog.incomplete).toBe(false);
+      expect(catalog.problems.map((x) => [x.provider, x.layer, x.outcome])).toEqual([
+        ["module:more.mjs", "agent:x", "untrusted"],
+        ["mcp:local", "global", "untrusted"],
+        ["module:evil.mjs", "global", "untrusted"],
+      ]);
+      expect(catalog.problems[1]!.reason).toMatch(
+        /^not started \(an MCP server with a command starts a program\): .* is not a trusted project; run `toolplane trust /,
+      );
+    } finally {
+      await plane.close();
+    }
+    const trusted = await Toolplane.open({
+      cwd: p.repo,
+      env: { ...p.env, TOOLPLANE_TRUST_PROJECTS: JSON.stringify([p.repo]) },
+      bundledSkills: null,
+      mcpServers: () => false,
+    });
+    try {
+      expect((await trusted.catalog("anthropic")).problems.some((x) => x.outcome === "untrusted")).toBe(
+        false,
+      );
+    } finally {
+      await trusted.close();
     }
   });
 });

@@ -33,6 +33,7 @@ const IDS = [
   "config/untrusted-project",
   "tools/sandbox",
   "tools/bash-parser",
+  "hooks/hook-commands",
 ];
 
 describe("toolplane doctor", () => {
@@ -80,6 +81,10 @@ describe("toolplane doctor", () => {
           scopes: { restrictions: { "preset:review": { deny: ["glob"] } } },
           permissions: { rules: [{ effect: "deny", tool: "grep" }] },
           doctor: { expect: { "preset:review": ["review_diff", "notes", "secret-helper", "glob", "grep"] } },
+          // hook-commands: a hook whose script is not there
+          hooks: {
+            PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "./hooks/gone.sh" }] }],
+          },
         }),
         // 1 (args and expected output off-schema), 2 (a host key inside the schema), 9 (a run-time value copied into the description)
         "tools/faulty.mjs": `export const tools = ({ config }) => [{ name: "lookup",
@@ -184,6 +189,9 @@ describe("toolplane doctor", () => {
     expect(d("discover/stale-discovery-cache")).not.toContain("watch probe:");
     expect(d("invalidate/missed-deletion")).toMatch(/tool "scratch" .* still in the cached snapshot/);
     expect(d("invalidate/missed-deletion")).toMatch(/skill "gone-skill" .* deleted/);
+    expect(d("hooks/hook-commands")).toMatch(
+      /PreToolUse hook `\.\/hooks\/gone.sh` \(matcher "Bash"\).*hooks\/gone.sh does not exist/,
+    );
     expect(d("register/provider-problems")).toMatch(
       /module:tools\/broken.mjs \(layer global\): rejected: backend down/,
     );

@@ -67,6 +67,10 @@ const agents = (await openaiAgentsTools(plane)).map((t) => t.name).sort();
 const grep = await plane.call("grep", { pattern: "needle" });
 // a line only the parser reads (a command substitution): the native binding loads, as installed
 const bash = await plane.call("bash", { command: 'echo "$(pwd)"' });
+// a hook whose matcher is a regular expression: RE2JS loads from the install
+const hooked = await plane
+  .host({ hooks: { PreToolUse: [{ matcher: "^Gre?p$", hook: () => ({ hookSpecificOutput: { additionalContext: "hooked" } }) }] } })
+  .call({ tool: "grep", args: { pattern: "needle" } });
 const nativeParser = Object.keys(createRequire(import.meta.url).cache).some((f) =>
   f.endsWith(["", "node_modules", "tree-sitter", "index.js"].join(sep)),
 );
@@ -87,6 +91,7 @@ console.log(JSON.stringify({
   agents,
   grep: grep.content,
   bash: bash.isError ? bash.error?.code : "ran",
+  hook: hooked.content.some((c) => c.type === "text" && c.text.includes("adds: hooked]")),
   nativeParser,
   deep,
 }));
@@ -163,7 +168,12 @@ describe("the package as installed from npm pack", () => {
     const bad: string[] = [];
     let checked = 0;
     for (const file of files.filter((f) => /\.c?js$/.test(f) || f.endsWith(".d.ts"))) {
-      const text = readFileSync(path.join(consumer, "node_modules", "toolplane", file), "utf8");
+      // the core's lines are broken at ~120 characters (scripts/bundle.mjs), long strings with a
+      // line continuation (a backslash and a newline, which the string does not hold): joined
+      const text = readFileSync(path.join(consumer, "node_modules", "toolplane", file), "utf8").replace(
+        /\\\n/g,
+        "",
+      );
       // ES imports, and in the CommonJS core require() and importModule() (util/import-module.ts)
       const specifiers =
         /^\s*(?:import|export)\s[^'"]*?from\s+["']([^"']+)["']|^\s*import\s+["']([^"']+)["']|\b(?:import|require|importModule)\(\s*["']([^"']+)["']\s*\)/gm;
@@ -219,6 +229,7 @@ describe("the package as installed from npm pack", () => {
     // (wherever it loads in this repository's own);
     // the line is read-only, so it runs in the sandbox, or asks (denied, no approver) without bwrap
     expect(["ran", "permission_denied"]).toContain(r.bash);
+    expect(r.hook).toBe(true);
     expect(r.nativeParser).toBe(nativeHere);
     expect(r.deep).toBe("ERR_PACKAGE_PATH_NOT_EXPORTED");
   });

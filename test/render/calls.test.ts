@@ -27,4 +27,12 @@ describe("restoreCall maps a provider's call back to the tool", () => {
       args: { path: "a", level: 3 },
     });
   });
+
+  it("takes the JSON text a provider returns; text that is not a JSON object comes back as it was", () => {
+    const catalog = renderCatalog({ provider: "openai-responses", tools, budgetChars: 8000 });
+    const text = JSON.stringify({ path: "a", depth: null, level: null, opts: { deep: null } });
+    expect(restoreCall(catalog, "fs_read", text)).toEqual({ name: "fs.read", args: { path: "a", opts: {} } });
+    expect(restoreCall(catalog, "fs_read", text, parameters).args).toEqual({ path: "a", opts: {} });
+    expect(restoreCall(catalog, "fs_read", "{not json").args).toBe("{not json");
+  });
 });

@@ -4,6 +4,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { ToolProjection } from "../../src/declare/project.js";
 import {
+  type Catalog,
   CatalogRenderer,
   CUT_MARKER,
   DEFERRED_HEADER,
@@ -61,7 +62,7 @@ describe('catalog.volatile: "attachments"', () => {
     }
   });
 
-  it("over budget, the tools keep their bytes whatever the listing; the listing gets the rest, and says what it left out", () => {
+  it("over budget, skills' names come before tools' descriptions up to half the budget; past it the listing says what it left out", () => {
     const long = Array.from({ length: 6 }, (_, i) => tool(i, words(900, i)));
     const few = renderCatalog({
       provider: "anthropic",
@@ -69,26 +70,40 @@ describe('catalog.volatile: "attachments"', () => {
       budgetChars: 3000,
       volatile: "attachments",
     });
-    const many = Array.from({ length: 300 }, (_, i) => ({ name: `skill-${i}`, description: words(60, i) }));
-    const full = renderCatalog({
-      provider: "anthropic",
-      tools: long,
-      skills: many,
-      budgetChars: 3000,
-      volatile: "attachments",
-    });
-    expect(full.tools).toEqual(few.tools);
-    expect(full.prefixHash).toBe(few.prefixHash);
     expect(few.report.cut.length).toBeGreaterThan(0); // the tools alone were over: water-filled
-    // the tools fill what they may; the listing keeps its reserve, enough to say what it left out
+    expect(3000 - few.budget.chars.used).toBeGreaterThanOrEqual(LISTING_RESERVE.chars);
+    const many = Array.from({ length: 300 }, (_, i) => ({ name: `skill-${i}`, description: words(60, i) }));
+    const render = (skills: typeof many) =>
+      renderCatalog({
+        provider: "anthropic",
+        tools: long,
+        skills,
+        budgetChars: 3000,
+        volatile: "attachments",
+      });
+    const full = render(many);
+    // 300 names do not fit in half the budget: the tools keep the other half, the listing says how many it left out
+    expect(full.budget.chars.used).toBeLessThanOrEqual(3000);
+    const toolChars = (c: Catalog) =>
+      c.tools.reduce(
+        (n, t) =>
+          n +
+          (t as { name: string; description: string }).name.length +
+          (t as { description: string }).description.length,
+        0,
+      );
+    expect(toolChars(full)).toBeLessThanOrEqual(1500);
+    expect(toolChars(full)).toBeGreaterThan(1300);
     const omitted = full.report.omitted;
-    expect(omitted.length).toBeGreaterThan(250);
+    expect(omitted.length).toBeGreaterThan(150);
     const text = full.attachments.find((a) => a.kind === "skills")!.text;
     expect(
       text.endsWith(`(${omitted.length} more skills not listed here: the catalog budget left them out)`),
     ).toBe(true);
-    expect(full.budget.chars.used).toBeLessThanOrEqual(3000);
-    expect(3000 - few.budget.chars.used).toBeGreaterThanOrEqual(LISTING_RESERVE.chars);
+    // one skill more or less within the same reserve step: the tools' bytes and prefixHash stay
+    const oneLess = render(many.slice(0, 299));
+    expect(oneLess.tools).toEqual(full.tools);
+    expect(oneLess.prefixHash).toBe(full.prefixHash);
 
     // with room left, the listing fills it and its last line says how many more exist
     const roomy = renderCatalog({

@@ -1,8 +1,13 @@
 import path from "node:path";
+import { servedEntries } from "../../assemble/providers.js";
 import type { Toolplane } from "../../assemble/toolplane.js";
 import type { ToolCall } from "../../execute/types.js";
 import {
+  combineResources,
   createToolServer,
+  declaredPrompts,
+  declaredResources,
+  ElicitingApprover,
   generateToken,
   type McpSessionTools,
   type McpToolEntry,
@@ -10,6 +15,7 @@ import {
   serveHttp,
   serveStdio,
   skillPrompts,
+  skillResources,
   tokenProblem,
 } from "../../mcp/server/index.js";
 import { attachmentsText } from "../../render/index.js";
@@ -34,21 +40,38 @@ interface ServeOptions extends CommonOptions {
  * clients cap their tool lists too (Cursor 40, OpenAI 128 functions), so resident tools,
  * tool_search when anything is deferred, then the tools it loaded (a load sends list_changed to
  * that session). Every call goes through the execution host: permissions, validation, timeouts,
- * limits, spill. An MCP client has its own approval UI, so asks are approved only with --yes.
+ * limits, spill. An ask is approved by --yes, else put to the client's user (ElicitingApprover).
  */
 async function hubFor(plane: Toolplane, yes: boolean): Promise<SessionHub> {
+  const askTimeoutMs = plane.config.get("serve.askTimeoutMs") as number;
   const session = (): McpSessionTools => {
     const own = plane.newSession();
-    const host = own.host({ log: say, ...(yes ? { ask: async () => true } : {}) });
+    // without --yes an ask is put to the client's user through elicitation (denied when it cannot ask)
+    // its calls come from the mcp catalog it lists
+    const approver = new ElicitingApprover(askTimeoutMs);
+    const host = own.host({ provider: "mcp", log: say, ask: yes ? async () => true : approver.ask });
     return {
       list: async () => (await own.catalog("mcp")).tools as McpToolEntry[],
-      run: (call: ToolCall, signal: AbortSignal) => host.call(call, { signal }),
+      run: (call: ToolCall, signal: AbortSignal, client) => {
+        const run = () => host.call(call, { signal, ...(client ? { client } : {}) });
+        return call.id === undefined ? run() : approver.run({ ...call, id: call.id }, client, run);
+      },
       subscribe: (listener) => own.deferral.session.onLoad(() => listener()),
     };
   };
   return createToolServer({
     session,
-    prompts: async () => skillPrompts(await plane.skillsView()),
+    // a tools module's prompts win a name a skill also has (both are the project's own)
+    prompts: async () => {
+      const declared = declaredPrompts(servedEntries(plane));
+      const taken = new Set(declared.map((p) => p.name));
+      return [...declared, ...skillPrompts(await plane.skillsView()).filter((p) => !taken.has(p.name))];
+    },
+    resources: combineResources([
+      declaredResources(servedEntries(plane)),
+      skillResources(() => plane.skillsView()),
+    ]),
+    clientTimeoutMs: askTimeoutMs,
     // MCP has no system text: the skill listing and deferred names reach a client's model as the
     // server's instructions (fixed per session at initialize; skills are also prompts)
     instructions: async () => attachmentsText((await plane.catalog("mcp")).attachments),

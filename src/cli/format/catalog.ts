@@ -5,7 +5,8 @@ import { type Catalog, DEFERRED_HEADER } from "../../render/index.js";
 export function formatCatalog(catalog: Catalog & { problems?: readonly ProviderProblem[] }): string {
   const out: string[] = [];
   const { budget, report } = catalog;
-  out.push(`provider: ${catalog.provider}   prefixHash: ${catalog.prefixHash.slice(0, 16)}`);
+  // the whole hash, as --json and the library give it: one form to compare, never a prefix
+  out.push(`provider: ${catalog.provider}   prefixHash: ${catalog.prefixHash}`);
   out.push(
     `budget:   ${bar(budget.chars.used, budget.chars.limit)} ${budget.chars.used}/${budget.chars.limit} chars`,
   );
@@ -20,7 +21,9 @@ export function formatCatalog(catalog: Catalog & { problems?: readonly ProviderP
     out.push(
       catalog.incomplete
         ? "incomplete: a provider failed or gave a partial list; what the others gave is below"
-        : "problems: some candidates were left out by their providers",
+        : problems.every((p) => p.outcome === "untrusted")
+          ? "problems: providers of an untrusted project were not started"
+          : "problems: some candidates were left out by their providers",
     );
     for (const p of problems) out.push(`  ${describeProblem(p)}`);
   }

@@ -35,25 +35,27 @@ export function callResult(view: CallView): HTMLElement {
     "div",
     { class: "call-result" },
     view.summary ? h("p", { attrs: { id: "call-summary" } }, h("b", null, view.summary)) : null,
-    h("h3", null, "Permission trace"),
+    h("h3", null, "Permission and hook trace"),
     view.trace.length === 0
       ? h(
           "p",
           { class: "muted" },
-          "No permission was checked (the call stopped before, or the tool declares none).",
+          "No permission was checked and no hook ran (the call stopped before, or the tool declares none).",
         )
       : table(
           ["", "effect", "decided by", "subject", "message"],
           view.trace.map((t) => [
             t.kind,
-            t.effect
-              ? [
-                  pill(t.effect),
-                  t.approved !== undefined
-                    ? pill(t.approved ? "approved" : "denied", t.approved ? "ok" : "fail")
-                    : null,
-                ]
-              : "",
+            t.hook && t.hook.status !== "ok"
+              ? [pill(t.hook.status, "fail"), t.effect ? pill(t.effect) : null]
+              : t.effect
+                ? [
+                    pill(t.effect),
+                    t.approved !== undefined
+                      ? pill(t.approved ? "approved" : "denied", t.approved ? "ok" : "fail")
+                      : null,
+                  ]
+                : "",
             t.decidedBy ?? "",
             t.subject ? h("span", { class: "mono" }, t.subject) : "",
             t.message,

@@ -1,9 +1,12 @@
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { ToolResult } from "../../execute/types.js";
-import { toMcpContent } from "../client/content.js";
 import { MCP_IMPLEMENTATION } from "../config.js";
 import { serverSdk } from "../sdk.js";
-import { promptListing, promptMessages } from "./prompts.js";
+import { LogThreshold, type RequestExtra, requestChannel } from "./client-channel.js";
+import { mcpContent } from "./content.js";
+import { registerCompletion, registerLogging, registerResources } from "./handlers.js";
+import { MissingArgumentError, promptListing, promptMessages } from "./prompts.js";
+import { type Subscriber, Subscriptions } from "./subscriptions.js";
 import {
   fingerprinted,
   type McpSessionTools,
@@ -20,7 +23,11 @@ interface Live {
   list: ReturnType<typeof fingerprinted> | undefined;
   known: string | undefined;
   off: (() => void) | undefined;
+  subscriber: Subscriber;
 }
+
+/** How long a tool's elicitation or sampling waits for the client, unless the deps say otherwise. */
+const CLIENT_TIMEOUT_MS = 300_000;
 
 /**
  * Every live session of one `toolplane serve`, and the watcher that tells them when a list changed:
@@ -34,12 +41,16 @@ export class SessionHub {
   private timer: NodeJS.Timeout | undefined;
   private unsubscribe: (() => void) | undefined;
   private knownPrompts: string | undefined;
+  private knownResources: string | undefined;
+  /** resources/subscribe of every session, with the file watches behind them. */
+  private readonly subscriptions: Subscriptions;
   /** The instructions a new session is given (see ToolServerDeps.instructions). */
   private instructions: string | undefined;
   private settled: Promise<void> = Promise.resolve();
 
   constructor(private readonly surface: Surface) {
     this.newSession = sessionFactory(surface.deps);
+    this.subscriptions = new Subscriptions(async (uri) => surface.deps.resources?.fileOf?.(uri));
     this.unsubscribe = surface.deps.subscribe?.(() => {
       for (const live of this.sessions.values()) live.list = undefined;
       this.schedule();
@@ -53,6 +64,7 @@ export class SessionHub {
   /** Records what the prompt list looks like now, so later changes are measured against it. */
   async prime(): Promise<void> {
     this.knownPrompts = (await this.surface.promptList()).fingerprint;
+    this.knownResources = await this.surface.resourcesFingerprint();
     await this.readInstructions();
   }
 
@@ -78,8 +90,15 @@ export class SessionHub {
     const { Server, CallToolRequestSchema, ErrorCode, GetPromptRequestSchema, ListPromptsRequestSchema } =
       serverSdk();
     const { ListToolsRequestSchema, McpError } = serverSdk();
+    const deps = this.deps;
     const server = new Server(MCP_IMPLEMENTATION, {
-      capabilities: { tools: { listChanged: true }, prompts: { listChanged: true } },
+      capabilities: {
+        tools: { listChanged: true },
+        prompts: { listChanged: true },
+        logging: {},
+        completions: {},
+        ...(deps.resources ? { resources: { subscribe: true, listChanged: true } } : {}),
+      },
       ...(this.instructions !== undefined ? { instructions: this.instructions } : {}),
     });
     const live: Live = {
@@ -88,6 +107,7 @@ export class SessionHub {
       list: undefined,
       known: undefined,
       off: undefined,
+      subscriber: { updated: (uri) => void server.sendResourceUpdated({ uri }).catch(() => {}) },
     };
     live.off = live.tools.subscribe?.(() => {
       live.list = undefined;
@@ -100,6 +120,8 @@ export class SessionHub {
       live.known ??= list.fingerprint;
       return list;
     };
+    const threshold = new LogThreshold();
+    registerLogging(server, threshold);
     server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [...(await listOf()).entries] }));
     server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       const call = {
@@ -107,7 +129,15 @@ export class SessionHub {
         tool: request.params.name,
         args: request.params.arguments ?? {},
       };
-      const result = await live.tools.run(call, extra.signal);
+      const token = request.params._meta?.progressToken;
+      const client = requestChannel(
+        server,
+        extra as RequestExtra,
+        token,
+        threshold,
+        deps.clientTimeoutMs ?? CLIENT_TIMEOUT_MS,
+      );
+      const result = await live.tools.run(call, extra.signal, client);
       const entry = (await listOf()).byName.get(request.params.name);
       return callResult(result, entry);
     });
@@ -123,11 +153,19 @@ export class SessionHub {
           `no prompt named "${request.params.name}"; list the prompts again`,
         );
       }
-      return promptMessages(prompt, request.params.arguments);
+      try {
+        return await promptMessages(prompt, request.params.arguments);
+      } catch (error) {
+        if (error instanceof MissingArgumentError) throw new McpError(ErrorCode.InvalidParams, error.message);
+        throw error;
+      }
     });
+    registerCompletion(server, async () => (await surface.promptList()).sources, deps.resources);
+    if (deps.resources) registerResources(server, deps.resources, this.subscriptions, live.subscriber);
     this.sessions.set(server, live);
     server.onclose = () => {
       live.off?.();
+      this.subscriptions.forget(live.subscriber);
       this.sessions.delete(server);
     };
     return server;
@@ -139,6 +177,7 @@ export class SessionHub {
     await Promise.all([...this.sessions.keys()].map((s) => s.close().catch(() => {})));
     for (const live of this.sessions.values()) live.off?.();
     this.sessions.clear();
+    await this.subscriptions.close();
   }
 
   private schedule(): void {
@@ -156,6 +195,9 @@ export class SessionHub {
       const prompts = (await this.surface.promptList()).fingerprint;
       const promptsMoved = prompts !== this.knownPrompts;
       this.knownPrompts = prompts;
+      const resources = await this.surface.resourcesFingerprint();
+      const resourcesMoved = this.deps.resources !== undefined && resources !== this.knownResources;
+      this.knownResources = resources;
       for (const live of this.sessions.values()) {
         live.list ??= fingerprinted(live.tools);
         const tools = (await live.list).fingerprint;
@@ -163,6 +205,7 @@ export class SessionHub {
         live.known = tools;
         if (toolsMoved) await live.server.sendToolListChanged().catch(() => {});
         if (promptsMoved) await live.server.sendPromptListChanged().catch(() => {});
+        if (resourcesMoved) await live.server.sendResourceListChanged().catch(() => {});
       }
     } catch (error) {
       this.deps.log?.(`toolplane serve: re-reading the tool set failed: ${(error as Error).message}`);
@@ -176,7 +219,7 @@ export class SessionHub {
  */
 export function callResult(result: ToolResult, entry: Pick<McpToolEntry, "outputSchema"> | undefined) {
   const out: { content: Array<Record<string, unknown>>; isError: boolean; structuredContent?: object } = {
-    content: toMcpContent(result.content),
+    content: mcpContent(result.content),
     isError: result.isError,
   };
   const value = result.value;

@@ -15,11 +15,18 @@ export const PROMPT_BODY_MAX_BYTES = SKILL_BODY_MAX_BYTES;
 export function skillPrompts(view: SkillsView): PromptSource[] {
   return view.skills
     .filter((s) => s.userVisible)
-    .map((s) => ({
-      name: s.name,
-      description: s.description,
-      load: () => loadPromptText(s.path, s.form === "bundle" ? path.dirname(s.path) : null),
-    }));
+    .map((s) => {
+      // arguments that do not parse are a validation issue; the prompt then takes free text
+      const args = s.arguments;
+      return {
+        name: s.name,
+        description: s.description,
+        ...(args
+          ? { arguments: args, complete: (name: string) => args.find((a) => a.name === name)?.values ?? [] }
+          : {}),
+        load: () => loadPromptText(s.path, s.form === "bundle" ? path.dirname(s.path) : null),
+      };
+    });
 }
 
 /** The body of a skill file for prompts/get, read as the skill tool reads it (see readSkillFile). */

@@ -1,3 +1,4 @@
+import type { ClientHandlers } from "../../declare/client.js";
 import { projectTool } from "../../declare/project.js";
 import type { AnyTool, JsonSchema, ToolAnnotations } from "../../declare/types.js";
 import type { ToolCall, ToolResult } from "../../execute/types.js";
@@ -5,9 +6,13 @@ import { mcpToolExtras, renderTool } from "../../render/index.js";
 import { sha256 } from "../../util/hash.js";
 import type { PromptList, PromptSource } from "./prompts.js";
 import { promptListing } from "./prompts.js";
+import type { ResourceSource } from "./resources.js";
 
-/** The one dependency the MCP server has on execution: run a call as the host does. */
-export type RunCall = (call: ToolCall, signal: AbortSignal) => Promise<ToolResult>;
+/**
+ * The one dependency the MCP server has on execution: run a call as the host does, with the
+ * request's answers to what the tool asks (progress, log messages, elicitation, sampling).
+ */
+export type RunCall = (call: ToolCall, signal: AbortSignal, client?: ClientHandlers) => Promise<ToolResult>;
 
 export interface McpToolEntry {
   name: string;
@@ -27,8 +32,12 @@ export interface McpSessionTools {
 }
 
 interface CommonDeps {
-  /** Skills users may invoke; none when absent. */
+  /** Skills users may invoke, and declared prompts; none when absent. */
   prompts?: PromptList;
+  /** The resources served (skill bundles, declared ones); none when absent. */
+  resources?: ResourceSource;
+  /** How long a tool's elicitation or sampling request waits for the client. Default 300,000 ms. */
+  clientTimeoutMs?: number;
   /** Subscribes to changes every session sees (the registry's `invalidated`); returns the unsubscribe. */
   subscribe?(listener: () => void): () => void;
   /**
@@ -93,6 +102,11 @@ export class Surface {
       fingerprint: sha256(JSON.stringify(promptListing(sources))),
     }));
     return this.prompts;
+  }
+
+  /** The fingerprint of resources/list (resources/list_changed is decided by it). */
+  async resourcesFingerprint(): Promise<string> {
+    return sha256(JSON.stringify((await this.deps.resources?.list()) ?? []));
   }
 }
 
