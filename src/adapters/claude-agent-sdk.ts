@@ -7,7 +7,7 @@ import { TOOL_SEARCH_NAME } from "../defer/index.js";
 import type { ToolResult } from "../execute/index.js";
 import { MCP_IMPLEMENTATION } from "../mcp/config.js";
 import { loadBaseSdk } from "../mcp/sdk.js";
-import { callResult } from "../mcp/server/session.js";
+import { callResult } from "../mcp/server/content.js";
 import { importModule } from "../util/import-module.js";
 import {
   attachmentMessageText,

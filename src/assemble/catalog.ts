@@ -34,6 +34,18 @@ export function budgetFrom(config: Pick<Config, "get">): BudgetSettings {
   };
 }
 
+/** The assembly keys a catalog reads beside the plan and the tools. */
+export function catalogKeys(
+  config: Pick<Config, "get">,
+): Pick<CatalogRequest, "budget" | "nativeWanted" | "nativeSearch" | "volatile"> {
+  return {
+    budget: budgetFrom(config),
+    nativeWanted: config.get("defer.native") as boolean,
+    nativeSearch: config.get("defer.nativeSearch") as NativeSearchBy,
+    volatile: config.get("catalog.volatile") as VolatilePlacement,
+  };
+}
+
 export interface CatalogRequest {
   provider: ProviderName;
   /** This session's residency plan for the visible tools. */

@@ -1,5 +1,6 @@
 import type { DeferPlan } from "./plan.js";
 import { TOOL_SEARCH_NAME } from "./plan.js";
+import { TOOL_SEARCH_NATIVE_DESCRIPTION } from "./tool-search.js";
 
 export type SearchVariant = "bm25" | "regex";
 
@@ -15,11 +16,6 @@ export const OPENAI_RESPONSES_TOOL_SEARCH = { type: "tool_search" } as const;
 
 /** `defer.nativeSearch`: in the native form, the provider's own search, or toolplane's run by the client. */
 export type NativeSearchBy = "provider" | "toolplane";
-
-/** What the model reads of toolplane's search where the provider loads the tools it names (no names are listed). */
-export const TOOL_SEARCH_NATIVE_DESCRIPTION =
-  "Find deferred tools by what they do and load them. Send a query (words) or a pattern (regular " +
-  "expression); the best matches are loaded and can be called right after.";
 
 /**
  * toolplane's tool_search as the provider's client-run search, from its JSON Schema:
