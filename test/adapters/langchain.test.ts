@@ -79,7 +79,11 @@ describe("LangChain createAgent with toolplaneMiddleware", () => {
     );
     expect(run.toolMessages[0]!.status).toBe("error");
     expect(second).toEqual(first);
-    expect(run.toolMessages[1]!.content).toContain("Loaded now: ticket_status");
+    // the middleware hands the found tool to the next model call, as the text says
+    expect(run.toolMessages[1]!.content).toMatch(
+      /^Matching tools, best first \(callable from the next turn\):\n- ticket_status \(/,
+    );
+    expect(run.toolMessages[1]!.content).toContain("\nLoaded now: ticket_status");
     // the model call after the search: the found tool appended after the ones sent before
     expect(third).toEqual([...first!, "ticket_status"]);
     expect(fourth).toEqual(third);

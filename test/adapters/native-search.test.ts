@@ -10,6 +10,7 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { aiSdkTools } from "../../src/adapters/ai-sdk.js";
 import { openaiAgentsTools } from "../../src/adapters/openai-agents.js";
 import { Toolplane } from "../../src/assemble/index.js";
+import { TOOL_SEARCH_DESCRIPTION, TOOL_SEARCH_NATIVE_DESCRIPTION } from "../../src/defer/tool-search.js";
 import type { ToolResult } from "../../src/execute/index.js";
 import { recordingFetch, responsesServer } from "../helpers/provider-fakes.js";
 import { tempProject } from "../helpers/tmp.js";
@@ -41,6 +42,8 @@ const anthropicMessage = (id: string, content: unknown[], stop: string) => ({
   stop_sequence: null,
   usage: { input_tokens: 10, output_tokens: 5 },
 });
+
+const textOf = (r: ToolResult) => r.content.map((b) => (b.type === "text" ? b.text : "")).join("");
 
 describe("defer.nativeSearch=toolplane", () => {
   it("the catalog keeps defer_loading and sends toolplane's search in the provider's client form; prefixHash is the provider search's", async () => {
@@ -86,12 +89,19 @@ describe("defer.nativeSearch=toolplane", () => {
     });
     expect(result.text).toBe("answered");
     const sent = bodies[0]!.tools as Array<Record<string, unknown>>;
-    expect(sent.find((t) => t.name === "tool_search")).toMatchObject({ input_schema: { type: "object" } });
+    expect(sent.find((t) => t.name === "tool_search")).toMatchObject({
+      input_schema: { type: "object" },
+      description: TOOL_SEARCH_NATIVE_DESCRIPTION,
+    });
     expect(sent.find((t) => t.name === "ticket_status")).toMatchObject({ defer_loading: true });
     expect(sent.some((t) => String(t.type ?? "").startsWith("tool_search_tool_"))).toBe(false);
     // the search's tool_result carries the reference that loads the deferred tool
     const results = JSON.stringify(bodies[1]!.messages);
     expect(results).toContain('{"type":"tool_reference","tool_name":"ticket_status"}');
+    // ... and its text says what is true here: the provider loaded them, callable at once
+    expect(results).toContain("best first (loaded: call them now):\\n- ticket_status (");
+    expect(results).not.toContain("next turn");
+    expect(results).not.toContain("Loaded now");
     expect(JSON.stringify(bodies[2]!.messages)).toContain("status: in_progress");
     // the provider loaded the tool: the search moved nothing, so every request sent the same tools
     expect(bodies[1]!.tools).toEqual(bodies[0]!.tools);
@@ -157,6 +167,10 @@ describe("defer.nativeSearch=toolplane", () => {
     });
     // toolplane's search ran in the host and its hit went back as the client's tool_search_output
     expect(results[0]).toMatchObject({ tool: "tool_search", isError: false });
+    expect(textOf(results[0]!)).toMatch(
+      /^Matching tools, best first \(loaded: call them now\):\n- ticket_status \(/,
+    );
+    expect(textOf(results[0]!)).not.toMatch(/next turn|Loaded now/);
     const output = (srv.bodies[1]!.input as Array<Record<string, unknown>>).find(
       (i) => i.type === "tool_search_output",
     );
@@ -164,5 +178,34 @@ describe("defer.nativeSearch=toolplane", () => {
     expect((output!.tools as Array<{ name: string }>).map((t) => t.name)).toContain("ticket_status");
     expect(results[1]).toMatchObject({ tool: "ticket_status", isError: false });
     expect(JSON.stringify(srv.bodies[2]!.input)).toContain("status: in_progress");
+  });
+
+  it("one plane, two forms: tool_search answers each provider's catalog as that form loads", async () => {
+    const plane = await open(TOOLPLANE_SEARCH);
+    const anthropic = await plane.catalog("anthropic");
+    expect(anthropic.report.deferral?.form).toBe("native");
+    const gemini = await plane.catalog("gemini");
+    expect(gemini.report.deferral?.form).not.toBe("native");
+    expect(gemini.deferred).toContain("ticket_status");
+    const described = (c: { tools: unknown[] }) =>
+      (c.tools as Array<{ name?: string; description?: string }>).find((t) => t.name === "tool_search")
+        ?.description;
+    expect(described(anthropic)).toBe(TOOL_SEARCH_NATIVE_DESCRIPTION);
+    expect(described(gemini)).toBe(TOOL_SEARCH_DESCRIPTION);
+    const search = { query: "ticket status lookup" };
+    // anthropic's: the provider loads what the result names; toolplane ranks and loads nothing
+    const native = await plane.call("tool_search", search, { provider: "anthropic" });
+    expect(textOf(native)).toMatch(
+      /^Matching tools, best first \(loaded: call them now\):\n- ticket_status \(/,
+    );
+    expect(plane.deferral.session.loaded).toEqual([]);
+    // gemini's: toolplane loads them; the next catalog lists them, so they are callable from the next turn
+    const own = await plane.call("tool_search", search, { provider: "gemini" });
+    expect(textOf(own)).toMatch(
+      /^Matching tools, best first \(callable from the next turn\):\n- ticket_status \(/,
+    );
+    expect(textOf(own)).toMatch(/\nLoaded now: ticket_status\.$/);
+    expect(plane.deferral.session.loaded).toEqual(["ticket_status"]);
+    expect((await plane.catalog("gemini")).deferred).not.toContain("ticket_status");
   });
 });
