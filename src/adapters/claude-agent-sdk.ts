@@ -81,15 +81,23 @@ export async function claudeAgentSdkServer(
     onResult?.(result);
     // a tool_search load rebuilds the list; list_changed goes out before the result
     await live.settled();
-    const listed = current!.tools.find((t) => t.name === request.params.name);
-    return callResult(result, listed?.wire);
+    // no structuredContent (see listEntry): the model reads toolplane's rendered text
+    return callResult(result, undefined);
   });
   return config;
 }
 
-/** A tools/list entry: the catalog's MCP entry, marked to stay loaded while toolplane defers. */
+/**
+ * A tools/list entry: the catalog's MCP entry without its outputSchema, marked to stay loaded
+ * while toolplane defers. Claude Code hands the model a result's structuredContent instead of its
+ * text blocks when there is one (seen with the bundled CLI of 0.2.86 and 0.3.337), and MCP wants
+ * structuredContent for a tool listed with an outputSchema: listed without one, the model reads
+ * toolplane's rendered text (truncation and spill notes, tool_search's ranked list), not the
+ * canonical value.
+ */
 function listEntry(t: BridgedTool, alwaysLoad: boolean) {
-  const entry = { ...t.wire } as Record<string, unknown> & { name: string; inputSchema: { type: "object" } };
+  const { outputSchema: _canonical, ...wire } = t.wire as Record<string, unknown>;
+  const entry = wire as Record<string, unknown> & { name: string; inputSchema: { type: "object" } };
   if (alwaysLoad) entry._meta = { ...(entry._meta as object | undefined), [ALWAYS_LOAD]: true };
   return entry;
 }
