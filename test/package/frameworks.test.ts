@@ -4,7 +4,7 @@
 // be, drives createAgent with toolplaneMiddleware on LangChain's fakeModel, and the server
 // claudeAgentSdkServer returns through the MCP SDK's client (how the Agent SDK connects an
 // in-process server): search, then call, with deferral on and off, and a call the rules deny.
-import { execFile, execFileSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -145,14 +145,18 @@ describe.each(Object.entries(ENDS))(
       return JSON.parse(stdout.trim().split("\n").at(-1)!);
     }
 
-    function harness(mode: "on" | "off") {
+    async function harness(mode: "on" | "off") {
       const project = tempProject();
-      const out = execFileSync(process.execPath, [path.join(consumer, "harness.mjs"), project.repo, mode], {
-        cwd: consumer,
-        env: { ...project.env, TOOLPLANE_HOME: path.join(project.home, ".toolplane") },
-        encoding: "utf8",
-      });
-      return JSON.parse(out.trim().split("\n").at(-1)!);
+      const { stdout } = await run(
+        process.execPath,
+        [path.join(consumer, "harness.mjs"), project.repo, mode],
+        {
+          cwd: consumer,
+          env: { ...project.env, TOOLPLANE_HOME: path.join(project.home, ".toolplane") },
+          timeout: 60_000,
+        },
+      );
+      return JSON.parse(stdout.trim().split("\n").at(-1)!);
     }
 
     it("installs the framework versions this end names", () => {
@@ -161,8 +165,9 @@ describe.each(Object.entries(ENDS))(
       for (const name of FRAMEWORKS) expect(version(name)).toBe(versions[name]);
     });
 
-    it("deferral on: tool_search, then the found tool; a denied call is refused", () => {
-      const { langchain, claude } = harness("on");
+    // each run is its own node process and project: side by side, as their time is mostly start-up
+    it.concurrent("deferral on: tool_search, then the found tool; a denied call is refused", async () => {
+      const { langchain, claude } = await harness("on");
       expect(langchain.sent[0]).toContain("tool_search");
       expect(langchain.sent[0]).not.toContain("ticket_status");
       expect(langchain.sent[1]).toEqual([...langchain.sent[0], "ticket_status"]);
@@ -185,8 +190,8 @@ describe.each(Object.entries(ENDS))(
       });
     });
 
-    it("deferral off: the tool from the start, no tool_search; a denied call is refused", () => {
-      const { langchain, claude } = harness("off");
+    it.concurrent("deferral off: the tool from the start, no tool_search; a denied call is refused", async () => {
+      const { langchain, claude } = await harness("off");
       expect(langchain.sent[0]).toContain("ticket_status");
       expect(langchain.sent[0]).not.toContain("tool_search");
       expect(langchain.results[0]).toEqual({ text: expect.stringMatching(/denied/), status: "error" });
@@ -200,11 +205,11 @@ describe.each(Object.entries(ENDS))(
       });
     });
 
-    it("the LangChain guide's example: search, then the found tool, then the answer", async () => {
+    it.concurrent("the LangChain guide's example: search, then the found tool, then the answer", async () => {
       expect(await guide("langchain", DEFERRAL)).toContain("status: in_progress");
     });
 
-    it("the Claude Agent SDK guide's example: query() with the bundled Claude Code on a loopback model", async () => {
+    it.concurrent("the Claude Agent SDK guide's example: query() with the bundled Claude Code on a loopback model", async () => {
       // 0.2.x lists the server's tools once per query() (docs/guides/claude-agent-sdk.md): deferral off there
       const newest = versions.aliases !== ENDS.lowest.aliases;
       const set = newest ? DEFERRAL : [...DEFERRAL, "defer.mode=off"];
