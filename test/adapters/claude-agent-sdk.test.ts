@@ -39,6 +39,7 @@ async function connect(set: string[], options: Parameters<typeof claudeAgentSdkS
     return {
       text: (r.content as Array<{ text?: string }>).map((b) => b.text ?? "").join("\n"),
       isError: r.isError,
+      structured: r.structuredContent,
     };
   };
   return { server, client, names, call, results, changed, plane };
@@ -73,8 +74,11 @@ describe("claudeAgentSdkServer", () => {
     expect(listed.every((t) => (t._meta as Record<string, unknown>)?.["anthropic/alwaysLoad"] === true)).toBe(
       true,
     );
+    // no outputSchema, so no structuredContent: Claude Code would show the model that, not the text
+    expect(listed.some((t) => t.outputSchema !== undefined)).toBe(false);
     const answer = await c.call("ticket_status", STATUS);
     expect(answer.isError).toBe(false);
+    expect(answer.structured).toBeUndefined();
     expect(answer.text).toContain("status: in_progress");
     expect(c.results.at(-1)).toMatchObject({ tool: "ticket_status", isError: false });
   });
