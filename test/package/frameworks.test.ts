@@ -6,9 +6,10 @@
 // in-process server): search, then call, with deferral on and off, and a call the rules deny.
 import { execFile } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { rm } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT } from "../helpers/cli.js";
 import { installConsumer, type Packed, packRepository, repoPackage } from "../helpers/pack.js";
 import { type MessagesReply, messagesServer } from "../helpers/provider-fakes.js";
@@ -133,6 +134,10 @@ describe.each(Object.entries(ENDS))(
         writeFileSync(path.join(consumer, "guides", way, "main.mjs"), source);
       }
     }, 300_000);
+
+    // the consumer's node_modules (the upper end holds Claude Code's 409 MB binary) before the
+    // temp cleanup, with time for a loaded machine
+    afterAll(() => rm(path.dirname(consumer), { recursive: true, force: true, maxRetries: 2 }), 300_000);
 
     /** A guide's example run by node in the consumer (async: a loopback model may answer it from here). */
     async function guide(way: string, set: string[], env: NodeJS.ProcessEnv = {}) {
