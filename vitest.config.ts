@@ -9,8 +9,18 @@ import { defineConfig } from "vitest/config";
  * SDK imports redirected to the aliases.
  */
 const PEER_SETS = {
-  lowest: { ai: "ai", agents: "@openai/agents" },
-  newest: { ai: "ai-7", agents: "openai-agents-0.20" },
+  lowest: {
+    ai: "ai",
+    agents: "@openai/agents",
+    langchain: "langchain",
+    claude: "@anthropic-ai/claude-agent-sdk",
+  },
+  newest: {
+    ai: "ai-7",
+    agents: "openai-agents-0.20",
+    langchain: "langchain-1.5",
+    claude: "claude-agent-sdk-0.3",
+  },
 } as const;
 
 export default defineConfig({
@@ -48,6 +58,10 @@ export default defineConfig({
           alias: [
             { find: /^ai(\/.*)?$/, replacement: `${PEER_SETS.newest.ai}$1` },
             { find: /^@openai\/agents(\/.*)?$/, replacement: `${PEER_SETS.newest.agents}$1` },
+            // langchain 1.5 resolves @langchain/core as its peer from the root (1.3.4, which its
+            // range takes); the newest core is installed with it by the packed-tarball test
+            { find: /^langchain(\/.*)?$/, replacement: `${PEER_SETS.newest.langchain}$1` },
+            { find: /^@anthropic-ai\/claude-agent-sdk(\/.*)?$/, replacement: `${PEER_SETS.newest.claude}$1` },
             // the AI SDK provider packages of the newest major render its native tool search
             { find: /^@ai-sdk\/anthropic$/, replacement: "ai-sdk-anthropic-4" },
             { find: /^@ai-sdk\/openai$/, replacement: "ai-sdk-openai-4" },

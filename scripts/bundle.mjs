@@ -100,6 +100,8 @@ const entries = {
   "src/index.ts": { out: "dist/src/index.js", from: ".library()" },
   "src/adapters/ai-sdk.ts": { out: "dist/src/adapters/ai-sdk.js", from: ".aiSdk()" },
   "src/adapters/openai-agents.ts": { out: "dist/src/adapters/openai-agents.js", from: ".openAiAgents()" },
+  "src/adapters/langchain.ts": { out: "dist/src/adapters/langchain.js", from: ".langchain()" },
+  "src/adapters/claude-agent-sdk.ts": { out: "dist/src/adapters/claude-agent-sdk.js", from: ".claudeAgentSdk()" },
 };
 const names = await build({
   ...common,

@@ -20,3 +20,8 @@ export const aiSdk = (): typeof import("./adapters/ai-sdk.js") => require("./ada
 /** `toolplane/openai-agents` (it imports `@openai/agents`). */
 export const openAiAgents = (): typeof import("./adapters/openai-agents.js") =>
   require("./adapters/openai-agents.js");
+/** `toolplane/langchain` (it imports `langchain`). */
+export const langchain = (): typeof import("./adapters/langchain.js") => require("./adapters/langchain.js");
+/** `toolplane/claude-agent-sdk` (it imports `@anthropic-ai/claude-agent-sdk` when a server is made). */
+export const claudeAgentSdk = (): typeof import("./adapters/claude-agent-sdk.js") =>
+  require("./adapters/claude-agent-sdk.js");

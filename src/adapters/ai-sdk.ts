@@ -11,6 +11,7 @@ import {
   type BridgeOptions,
   BuiltTools,
   liveBridge,
+  searchReferences,
 } from "./bridge.js";
 
 type ModelOutput = ReturnType<NonNullable<Tool<unknown, ToolResult>["toModelOutput"]>>;
@@ -31,7 +32,12 @@ export async function aiSdkTools(plane: Toolplane, options: BridgeOptions = {}):
   const set: ToolSet = {};
   const built = new BuiltTools(make);
   // no closure here may name `set`: liveBridge holds it weakly (see there)
-  const live = await liveBridge(plane, options, set, (target, bridge) => sync(target, built, bridge));
+  let catalog: Bridge["catalog"] | undefined;
+  const bridged = await liveBridge(plane, options, set, (target, bridge) => {
+    catalog = bridge.catalog;
+    sync(target, built, bridge);
+  });
+  const live = { settled: bridged.settled, references: (r: ToolResult) => searchReferences(catalog!, r) };
   function make(t: BridgedTool): Tool {
     const execute = async (
       input: unknown,
@@ -51,13 +57,14 @@ export async function aiSdkTools(plane: Toolplane, options: BridgeOptions = {}):
       // bad call with a message the model can act on, instead of the SDK throwing
       inputSchema: jsonSchema<unknown>(t.parameters as Parameters<typeof jsonSchema>[0]),
       execute,
-      toModelOutput: ({ output }: { output: ToolResult }) => aiSdkModelOutput(output),
+      toModelOutput: ({ output }: { output: ToolResult }) =>
+        t.references ? withReferences(output, live.references(output)) : aiSdkModelOutput(output),
     }) as Tool;
     // set after: a conditional member in the literal defeats tool()'s inference in both majors
     if (t.deferLoading) made.providerOptions = deferLoadingOptions(options.provider);
     return made;
   }
-  live_.set(set, live);
+  live_.set(set, bridged);
   return set;
 }
 
@@ -86,6 +93,22 @@ export function aiSdkToolsSettled(tools: ToolSet): Promise<void> {
   return live_.get(tools)?.settled() ?? Promise.resolve();
 }
 
+/**
+ * Anthropic's client-run search: the result's text, then a `tool_reference` block per tool found,
+ * as `@ai-sdk/anthropic` writes a custom content part with `anthropic: {type: "tool-reference"}`.
+ */
+function withReferences(result: ToolResult, names: string[]): ModelOutput {
+  if (names.length === 0) return aiSdkModelOutput(result);
+  const text = result.content
+    .filter((b) => b.type === "text")
+    .map((b) => ({ type: "text" as const, text: b.text }));
+  const parts = names.map((toolName) => ({
+    type: "custom" as const,
+    providerOptions: { anthropic: { type: "tool-reference", toolName } },
+  }));
+  return { type: "content", value: [...text, ...parts] } as ModelOutput;
+}
+
 /** `defer_loading` in the AI SDK: a provider option of the provider package that renders the request. */
 function deferLoadingOptions(provider: BridgeOptions["provider"]): Record<string, { deferLoading: boolean }> {
   return { [provider === "anthropic" ? "anthropic" : "openai"]: { deferLoading: true } };
@@ -101,6 +124,11 @@ const NATIVE_SEARCH_IDS: Record<string, string> = {
 /** The provider's own tool search as an AI SDK provider tool: the request carries it in place of toolplane's tool_search. */
 function nativeSearchTool(wire: Record<string, unknown>): { name: string; tool: Tool } {
   const type = String(wire.type);
+  if (wire.execution === "client")
+    throw new Error(
+      "toolplane/ai-sdk: defer.nativeSearch=toolplane with openai-responses is served through the Agents SDK " +
+        "(toolplane/openai-agents); with the AI SDK use the anthropic or openai-chat rendering",
+    );
   const id = NATIVE_SEARCH_IDS[type];
   if (id === undefined) throw new Error(`internal: no AI SDK provider tool for the search tool ${type}`);
   return {

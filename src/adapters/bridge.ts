@@ -1,7 +1,12 @@
 import type { HostRequest, Toolplane } from "../assemble/toolplane.js";
 import type { JsonSchema, ModelContent } from "../declare/types.js";
-import { ANTHROPIC_TOOL_SEARCH, OPENAI_RESPONSES_TOOL_SEARCH, TOOL_SEARCH_NAME } from "../defer/index.js";
-import type { ToolResult } from "../execute/index.js";
+import {
+  ANTHROPIC_TOOL_SEARCH,
+  OPENAI_RESPONSES_TOOL_SEARCH,
+  TOOL_SEARCH_NAME,
+  type ToolSearchResult,
+} from "../defer/index.js";
+import type { ToolCall, ToolResult } from "../execute/index.js";
 import {
   attachmentsText,
   type Catalog,
@@ -10,8 +15,12 @@ import {
   restoreCall,
 } from "../render/index.js";
 
-/** Renderings an SDK tool can be built from: each has a name, a description and a JSON Schema. */
-export type BridgeProvider = "openai-chat" | "openai-responses" | "anthropic";
+/**
+ * Renderings an SDK tool can be built from: each has a name, a description and a JSON Schema.
+ * `mcp` is the names form always (MCP has no native deferral): the Claude Agent SDK's in-process
+ * server lists it.
+ */
+export type BridgeProvider = "openai-chat" | "openai-responses" | "anthropic" | "mcp";
 
 export interface BridgeOptions extends HostRequest {
   /**
@@ -35,6 +44,13 @@ export interface BridgedTool {
   strict: boolean;
   /** Native form: sent marked `defer_loading`, loaded by the provider's own search. */
   deferLoading: boolean;
+  /** The catalog's wire entry itself (an MCP entry keeps its `annotations` and `outputSchema`). */
+  wire: Readonly<Record<string, unknown>>;
+  /**
+   * toolplane's tool_search as Anthropic's client-run search (`defer.nativeSearch: "toolplane"`):
+   * its result must carry a `tool_reference` block per tool found (see searchReferences).
+   */
+  references: boolean;
   call(args: unknown, run?: { id?: string; signal?: AbortSignal }): Promise<ToolResult>;
 }
 
@@ -47,10 +63,19 @@ export interface Bridge {
    * of an unknown-tool failure.
    */
   unloaded: BridgedTool[];
-  /** Native form: the provider's own search tool, as the catalog renders it. */
+  /**
+   * Native form: the search tool that is not a plain tool, as the catalog renders it: the provider's
+   * own, or OpenAI's `tool_search` with `execution: "client"` (toolplane's search answers it).
+   */
   nativeSearch?: Record<string, unknown>;
   /** The rendering the tools came from: prefixHash, budget cuts, renamed tools, attachments. */
   catalog: Catalog;
+  /**
+   * A call by the name the model used, for an SDK that hands the adapter a name instead of a tool
+   * object (LangChain's middleware, an MCP tools/call): the host answers the name as this catalog
+   * showed it (a renamed or unloaded tool, an unknown or withheld name, a denied call).
+   */
+  callByName(name: string, args: unknown, run?: { id?: string; signal?: AbortSignal }): Promise<ToolResult>;
 }
 
 /**
@@ -64,7 +89,7 @@ export async function attachmentMessageText(plane: Toolplane, options: BridgeOpt
   return attachmentsText(catalog.attachments);
 }
 
-const PROVIDERS: readonly string[] = ["openai-chat", "openai-responses", "anthropic"];
+const PROVIDERS: readonly string[] = ["openai-chat", "openai-responses", "anthropic", "mcp"];
 
 /**
  * The snapshot's model-visible tools as rendered for `provider`, each with a call that runs
@@ -75,7 +100,7 @@ export async function bridgeTools(plane: Toolplane, options: BridgeOptions = {})
   const provider = options.provider ?? "openai-chat";
   if (!PROVIDERS.includes(provider)) {
     throw new Error(
-      `cannot build SDK tools from the "${provider}" rendering: use openai-chat, openai-responses or anthropic`,
+      `cannot build SDK tools from the "${provider}" rendering: use openai-chat, openai-responses, anthropic or mcp`,
     );
   }
   const catalog = await plane.catalog(provider as ProviderName);
@@ -84,21 +109,20 @@ export async function bridgeTools(plane: Toolplane, options: BridgeOptions = {})
   const { provider: _provider, ...rest } = options;
   const request: HostRequest = { ...rest, provider: provider as ProviderName };
   const host = plane.host(request);
+  const runOf = (call: ToolCall, run: { id?: string; signal?: AbortSignal }) =>
+    host.call(run.id ? { ...call, id: run.id } : call, run.signal ? { signal: run.signal } : {});
   const bridged = (parts: WireParts): BridgedTool => ({
     ...parts,
     tool: restoreCall(catalog, parts.name, {}).name,
     // the model's call goes to the host as the model made it: the host restores it
-    call: (args, run = {}) =>
-      host.call(
-        { tool: parts.name, args, ...(run.id ? { id: run.id } : {}) },
-        run.signal ? { signal: run.signal } : {},
-      ),
+    call: (args, run = {}) => runOf({ tool: parts.name, args }, run),
   });
   const tools: BridgedTool[] = [];
   let nativeSearch: Record<string, unknown> | undefined;
   const listing = deferredListing(catalog);
+  const native = catalog.report.deferral?.form === "native";
   for (const wire of catalog.tools) {
-    const parts = wireParts(provider as BridgeProvider, wire);
+    const parts = wireParts(provider as BridgeProvider, wire, native);
     if (parts === undefined) {
       nativeSearch = wire as Record<string, unknown>;
       continue;
@@ -116,27 +140,55 @@ export async function bridgeTools(plane: Toolplane, options: BridgeOptions = {})
     .filter((name) => !sent.has(name))
     .sort()
     .map((name) =>
-      bridged({ name, description: "", parameters: { type: "object" }, strict: false, deferLoading: false }),
+      bridged({
+        name,
+        description: "",
+        parameters: { type: "object" },
+        strict: false,
+        deferLoading: false,
+        wire: {},
+        references: false,
+      }),
     );
-  return { tools, unloaded, ...(nativeSearch ? { nativeSearch } : {}), catalog };
+  // the host answers any name as this catalog showed it (renamed, unloaded, unknown, withheld)
+  const callByName: Bridge["callByName"] = (name, args, run = {}) =>
+    runOf({ tool: name, args: args ?? {} }, run);
+  return { tools, unloaded, ...(nativeSearch ? { nativeSearch } : {}), catalog, callByName };
 }
 
 type WireParts = Omit<BridgedTool, "tool" | "call">;
 
 /** A wire tool's parts; undefined for the provider's own search tool, which has no schema. */
-function wireParts(provider: BridgeProvider, wire: unknown): WireParts | undefined {
+function wireParts(provider: BridgeProvider, wire: unknown, native: boolean): WireParts | undefined {
   const w = wire as Record<string, unknown>;
   if (provider === "openai-responses" && w.type === OPENAI_RESPONSES_TOOL_SEARCH.type) return undefined;
   if (provider === "anthropic" && Object.values(ANTHROPIC_TOOL_SEARCH).some((t) => t.type === w.type))
     return undefined;
   const fn = (provider === "openai-chat" ? w.function : w) as Record<string, unknown>;
+  const schemaKey =
+    provider === "anthropic" ? "input_schema" : provider === "mcp" ? "inputSchema" : "parameters";
   return {
     name: fn.name as string,
     description: (fn.description as string | undefined) ?? "",
-    parameters: (provider === "anthropic" ? fn.input_schema : fn.parameters) as JsonSchema,
+    parameters: fn[schemaKey] as JsonSchema,
     strict: fn.strict === true,
     deferLoading: w.defer_loading === true,
+    wire: w,
+    // in Anthropic's native form a tool_search that is a plain tool is toolplane's, client-run
+    references: native && provider === "anthropic" && fn.name === TOOL_SEARCH_NAME,
   };
+}
+
+/**
+ * The wire names of the tools a tool_search result found (every hit is loaded), for the provider's
+ * client-run search: Anthropic's `tool_reference` blocks, OpenAI's `tool_search_output` tools.
+ * Empty for a failed search.
+ */
+export function searchReferences(catalog: Catalog, result: ToolResult): string[] {
+  if (result.isError || result.tool !== TOOL_SEARCH_NAME) return [];
+  const found = (result.value as ToolSearchResult | undefined)?.results ?? [];
+  const wireNames = new Map(catalog.report.renamed.map((r) => [r.name, r.wireName]));
+  return found.map((r) => wireNames.get(r.name) ?? r.name);
 }
 
 /** The system text's names-only section (it is always the last), or "" when nothing is listed. */
@@ -213,6 +265,7 @@ function sameRendering(a: BridgedTool, b: BridgedTool): boolean {
     a.description === b.description &&
     a.strict === b.strict &&
     a.deferLoading === b.deferLoading &&
+    a.references === b.references &&
     a.tool === b.tool &&
     JSON.stringify(a.parameters) === JSON.stringify(b.parameters)
   );

@@ -12,6 +12,7 @@ import {
 } from "@openai/agents";
 import { notLoaded } from "../assemble/host.js";
 import type { Toolplane } from "../assemble/toolplane.js";
+import { TOOL_SEARCH_NAME } from "../defer/index.js";
 import type { ToolResult } from "../execute/index.js";
 import {
   attachmentMessageText,
@@ -20,6 +21,7 @@ import {
   type BridgeOptions,
   BuiltTools,
   liveBridge,
+  searchReferences,
 } from "./bridge.js";
 
 type AgentsOutput = string | Array<{ type: "text"; text: string } | ToolOutputImage | ToolOutputFileContent>;
@@ -53,17 +55,41 @@ export async function openaiAgentsTools(
   let sent = new Set<string>();
   let search: HostedTool | undefined;
   // no closure here may name `list`: liveBridge holds it weakly (see there)
+  let current: Bridge | undefined;
   const live = await liveBridge(plane, bridgeOptions, list, (target, bridge: Bridge) => {
+    current = bridge;
     sent = new Set(bridge.tools.map((t) => t.name));
     const next: AgentsTool[] = [...bridge.tools, ...bridge.unloaded].map((t) => built.get(t));
     built.keepOnly(new Set(next.map((t) => t.name)));
     if (bridge.nativeSearch) {
-      search ??= toolSearchTool();
+      search ??=
+        bridge.nativeSearch.execution === "client" ? clientSearch(bridge.nativeSearch) : toolSearchTool();
       next.push(search);
     }
     // in place: the Agent holds this array
     target.splice(0, target.length, ...next);
   });
+  /**
+   * `defer.nativeSearch: "toolplane"`: OpenAI's tool_search with client execution, answered by
+   * toolplane's search through the host; the runner sends the tools it found as the
+   * tool_search_output, and runs their calls from then on.
+   */
+  function clientSearch(wire: Record<string, unknown>): HostedTool {
+    return toolSearchTool({
+      execution: "client",
+      description: wire.description as string,
+      parameters: wire.parameters,
+      execute: async ({ toolCall, availableTools }) => {
+        const id = toolCall.call_id ?? toolCall.callId ?? undefined;
+        const args =
+          typeof toolCall.arguments === "string" ? JSON.parse(toolCall.arguments) : toolCall.arguments;
+        const result = await current!.callByName(TOOL_SEARCH_NAME, args ?? {}, id ? { id } : {});
+        onResult?.(result);
+        const found = new Set(searchReferences(current!.catalog, result));
+        return availableTools.filter((t) => t.type === "function" && found.has(t.name));
+      },
+    });
+  }
   function make(t: BridgedTool): FunctionTool {
     const spec = {
       name: t.name,

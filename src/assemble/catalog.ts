@@ -3,7 +3,9 @@ import { projectTool, type ToolProjection } from "../declare/project.js";
 import type { AnyTool } from "../declare/types.js";
 import {
   ANTHROPIC_TOOL_SEARCH_BETA,
+  clientSearchTool,
   hasNativeToolSearch,
+  type NativeSearchBy,
   nativeSearchTool,
   TOOL_SEARCH_NAME,
 } from "../defer/index.js";
@@ -17,6 +19,7 @@ import {
   type NativeDeferral,
   type ProviderName,
   RenderMemo,
+  renderTool,
   type ServerInstructions,
   type VolatilePlacement,
 } from "../render/index.js";
@@ -28,6 +31,18 @@ export function budgetFrom(config: Pick<Config, "get">): BudgetSettings {
     chars: config.get("catalog.budget.chars") as number,
     tokens: config.get("catalog.budget.tokens") as number | null,
     descriptionMaxChars: config.get("catalog.descriptionMaxChars") as number,
+  };
+}
+
+/** The assembly keys a catalog reads beside the plan and the tools. */
+export function catalogKeys(
+  config: Pick<Config, "get">,
+): Pick<CatalogRequest, "budget" | "nativeWanted" | "nativeSearch" | "volatile"> {
+  return {
+    budget: budgetFrom(config),
+    nativeWanted: config.get("defer.native") as boolean,
+    nativeSearch: config.get("defer.nativeSearch") as NativeSearchBy,
+    volatile: config.get("catalog.volatile") as VolatilePlacement,
   };
 }
 
@@ -43,6 +58,8 @@ export interface CatalogRequest {
   budget: BudgetSettings;
   /** `defer.native`: use the provider's own tool search where it has one. */
   nativeWanted: boolean;
+  /** `defer.nativeSearch`: in the native form, the provider's search tool or toolplane's run by the client. */
+  nativeSearch: NativeSearchBy;
   incomplete: boolean;
   /** `catalog.volatile`: where the skill listing, deferred names and instructions go. */
   volatile: VolatilePlacement;
@@ -88,7 +105,11 @@ export class CatalogAssembler {
       skills: req.skills,
       ...(native
         ? {
-            native: nativeDeferral(req.provider, this.deferredProjections(req.deferredTools())),
+            native: nativeDeferral(
+              req.provider,
+              this.deferredProjections(req.deferredTools()),
+              req.nativeSearch === "toolplane" ? this.clientSearch(req) : undefined,
+            ),
           }
         : { deferred: plan.deferred }),
       budget: req.budget,
@@ -138,6 +159,14 @@ export class CatalogAssembler {
     return next.projections;
   }
 
+  /** toolplane's tool_search as the provider's client-run search (its schema as every tool's is rendered). */
+  private clientSearch(req: CatalogRequest): Record<string, unknown> {
+    const search = req.residentTools.find((t) => t.name === TOOL_SEARCH_NAME);
+    if (search === undefined) throw new Error("internal: a native plan without tool_search");
+    const { input_schema } = renderTool("anthropic", this.projection(search)) as { input_schema: unknown };
+    return clientSearchTool(req.provider, input_schema)!;
+  }
+
   /**
    * The deferred tools' projections for the provider's native search, against the last list:
    * only tools not at the same place are looked up, so an unchanged turn does not project
@@ -176,9 +205,16 @@ interface Projected {
   projections: ToolProjection[];
 }
 
-/** The provider's own search tool and the deferred tools it loads (Anthropic, OpenAI Responses). */
-function nativeDeferral(provider: ProviderName, tools: ToolProjection[]): NativeDeferral {
-  const searchTool = nativeSearchTool(provider)!;
+/**
+ * The search tool and the deferred tools it loads (Anthropic, OpenAI Responses): the provider's own
+ * search tool, or `clientSearch` (toolplane's, run by the client).
+ */
+function nativeDeferral(
+  provider: ProviderName,
+  tools: ToolProjection[],
+  clientSearch?: Record<string, unknown>,
+): NativeDeferral {
+  const searchTool = clientSearch ?? nativeSearchTool(provider)!;
   return provider === "anthropic"
     ? { tools, searchTool, headers: { "anthropic-beta": ANTHROPIC_TOOL_SEARCH_BETA } }
     : { tools, searchTool };

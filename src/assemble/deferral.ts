@@ -49,6 +49,8 @@ export class SessionDeferral {
   /** The plane's environment: the embedder's key and vector cache folder come from it. */
   env: NodeJS.ProcessEnv = process.env;
   readonly searchTool: AnyTool;
+  /** The same search, ranking only (see searchToolFor). */
+  private readonly rankingSearchTool: AnyTool;
   /** The last planned tools by name, built on first ask (a catalog with deferral off never asks). */
   private byNameMap: Map<string, AnyTool> | undefined;
   /** Tools are frozen, so a tool's light entry is built once per namespace and provider. */
@@ -83,7 +85,19 @@ export class SessionDeferral {
   private unloadedSet: { plan: DeferPlan; loaded: number; names: Set<string> } | undefined;
 
   constructor() {
-    this.searchTool = toolSearchTool(this.session, (name) => this.byName.get(name)?.description ?? "");
+    const describe = (name: string) => this.byName.get(name)?.description ?? "";
+    this.searchTool = toolSearchTool(this.session, describe);
+    this.rankingSearchTool = toolSearchTool(this.session, describe, { loads: false });
+  }
+
+  /**
+   * tool_search for calls from `provider`'s catalog: in the native form it runs only as the
+   * provider's client-run search (defer.nativeSearch: "toolplane"), and the provider loads what it
+   * names, so it ranks and loads nothing (a load would move those tools out of the deferred tail
+   * and change the request). Without a provider: as unloaded() decides the form.
+   */
+  searchToolFor(provider?: ProviderName): AnyTool {
+    return this.seen.form(provider) === "native" ? this.rankingSearchTool : this.searchTool;
   }
 
   private get byName(): Map<string, AnyTool> {

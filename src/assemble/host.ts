@@ -96,7 +96,7 @@ export function assembleHost(w: HostWiring, request: HostRequest = {}): Executio
       else withhold(t.tool.name, notLoaded(t.tool.name));
     }
     if (searchReason === undefined)
-      available.push({ tool: w.deferral.searchTool, namespace: SESSION_NAMESPACE });
+      available.push({ tool: w.deferral.searchToolFor(request.provider), namespace: SESSION_NAMESPACE });
     else withhold(TOOL_SEARCH_NAME, searchReason);
     return { tools: available, withheld, unavailable: unavailableServers(snapshot) };
   };

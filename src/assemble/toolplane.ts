@@ -1,5 +1,3 @@
-// The Toolplane class is where the stations meet: each station's entry on the plane (its registry,
-// its reads, its hooks) is a few lines here, so the file is over 400 lines and grows with them.
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { type Config, loadConfig } from "../config/index.js";
@@ -22,8 +20,8 @@ import { HookRegistry } from "../hooks/index.js";
 import type { McpClients } from "../mcp/client/index.js";
 import type { PermissionPolicy } from "../permissions/index.js";
 import { Registry, type Resolved, type Snapshot } from "../register/index.js";
-import type { BudgetSettings, ProviderName, VolatilePlacement } from "../render/index.js";
-import { budgetFrom, CatalogAssembler } from "./catalog.js";
+import type { BudgetSettings, ProviderName } from "../render/index.js";
+import { budgetFrom, CatalogAssembler, catalogKeys } from "./catalog.js";
 import { sessionDeferConfig } from "./defer-config.js";
 import {
   type DeferralExplanation,
@@ -365,10 +363,8 @@ export class Toolplane {
       skills: view.skills
         .filter((s) => s.modelVisible)
         .map((s) => ({ name: s.name, description: s.description })),
-      budget: this.budget(),
-      nativeWanted: this.config.get("defer.native") as boolean,
+      ...catalogKeys(this.config),
       incomplete: snapshot.incomplete || view.incomplete,
-      volatile: this.config.get("catalog.volatile") as VolatilePlacement,
       instructions: this.mcp?.instructions() ?? [],
     });
     // a new report object: the renderer keeps its own catalog for the next incremental render

@@ -257,6 +257,12 @@ export const CONFIG_KEYS = {
     default: true,
     doc: "use the provider's own tool search (Anthropic, OpenAI Responses) where it has one",
   },
+  "defer.nativeSearch": {
+    kind: "assembly",
+    schema: () => z.enum(["provider", "toolplane"]),
+    default: "provider",
+    doc: 'in the native form, who answers the search: "provider" (its own search tool) or "toolplane" (toolplane\'s tool_search run by the client: Anthropic tool_reference blocks, OpenAI client tool_search)',
+  },
   "defer.resident": {
     kind: "assembly",
     schema: () => names(),

@@ -243,6 +243,7 @@ export const APPLIED_AS_IS: readonly ConfigKey[] = [
   "defer.threshold",
   "defer.maxSchemaBytes",
   "defer.native",
+  "defer.nativeSearch",
   "defer.resident",
   "defer.thresholdTokens",
   "defer.tools",

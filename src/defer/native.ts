@@ -1,5 +1,6 @@
 import type { DeferPlan } from "./plan.js";
 import { TOOL_SEARCH_NAME } from "./plan.js";
+import { TOOL_SEARCH_NATIVE_DESCRIPTION } from "./tool-search.js";
 
 export type SearchVariant = "bm25" | "regex";
 
@@ -12,6 +13,30 @@ export const ANTHROPIC_TOOL_SEARCH_BETA = "advanced-tool-use-2025-11-20";
 
 /** OpenAI Responses' hosted tool search. */
 export const OPENAI_RESPONSES_TOOL_SEARCH = { type: "tool_search" } as const;
+
+/** `defer.nativeSearch`: in the native form, the provider's own search, or toolplane's run by the client. */
+export type NativeSearchBy = "provider" | "toolplane";
+
+/**
+ * toolplane's tool_search as the provider's client-run search, from its JSON Schema:
+ * - Anthropic: a custom tool named tool_search; its result carries a `tool_reference` block per
+ *   tool found, which loads that deferred tool (adapters add them: see searchReferences);
+ * - OpenAI Responses: `{type: "tool_search", execution: "client"}` with toolplane's description and
+ *   parameters; the client answers each `tool_search_call` with a `tool_search_output` listing the
+ *   found tools' definitions.
+ */
+export function clientSearchTool(provider: string, parameters: unknown): Record<string, unknown> | undefined {
+  if (provider === "anthropic")
+    return { name: TOOL_SEARCH_NAME, description: TOOL_SEARCH_NATIVE_DESCRIPTION, input_schema: parameters };
+  if (provider === "openai-responses")
+    return {
+      ...OPENAI_RESPONSES_TOOL_SEARCH,
+      execution: "client",
+      description: TOOL_SEARCH_NATIVE_DESCRIPTION,
+      parameters,
+    };
+  return undefined;
+}
 
 /** Providers with a native deferred-loading form; everywhere else tool_search runs on the client. */
 export function hasNativeToolSearch(provider: string): boolean {

@@ -24,6 +24,12 @@ export interface SearchRequest {
   /** Regex mode: a JavaScript regular expression, matched case-insensitively. */
   pattern?: string;
   limit?: number;
+  /**
+   * false: rank only, the loaded set stays as it is. The provider loads what a client-run search
+   * names in the native form (`defer.nativeSearch: "toolplane"`), and a load here would move the
+   * tools out of the deferred tail and change the request. Default true.
+   */
+  load?: boolean;
 }
 
 export interface SearchOutcome {
@@ -171,7 +177,7 @@ export class DeferSession {
       hits = this.index.searchRegex(compilePattern(req.pattern), limit, isDeferred);
     else if (req.query !== undefined) hits = this.index.search(req.query, limit, isDeferred);
     else throw new TypeError("tool_search needs a query or a pattern");
-    return { hits, loaded: this.load(hits.map((h) => h.name)) };
+    return { hits, loaded: req.load === false ? [] : this.load(hits.map((h) => h.name)) };
   }
 
   /**
@@ -190,7 +196,8 @@ export class DeferSession {
       req.limit ?? DEFAULT_SEARCH_LIMIT,
       (n) => deferred.has(n),
     );
-    return { hits, loaded: this.load(hits.map((h) => h.name)), ...(ranking ? { ranking } : {}) };
+    const loaded = req.load === false ? [] : this.load(hits.map((h) => h.name));
+    return { hits, loaded, ...(ranking ? { ranking } : {}) };
   }
 
   /** Adds deferred tools to the loaded set (in the given order); returns those newly added. */

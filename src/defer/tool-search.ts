@@ -13,13 +13,18 @@ export const TOOL_SEARCH_DESCRIPTION =
   "cannot be called until found here. Send a query (words) or a pattern (regular expression); " +
   "the best matches are loaded and can be called from the next turn on.";
 
+/** What the model reads of toolplane's search where the provider loads the tools it names (no names are listed). */
+export const TOOL_SEARCH_NATIVE_DESCRIPTION =
+  "Find deferred tools by what they do and load them. Send a query (words) or a pattern (regular " +
+  "expression); the best matches are loaded and can be called right after.";
+
 /**
  * Renders a search result for the model: best match first, one line per tool. The number shown
  * is what the list is ordered by (relevance, relative to the best: 1.00 first, falling), so the
  * model never reads a list whose figures disagree with its order; the fit speaks once, for the
  * best match, when it is under NO_FIT_THRESHOLD.
  */
-export function renderToolSearch(value: ToolSearchResult): string {
+export function renderToolSearch(value: ToolSearchResult, options: { loads?: boolean } = {}): string {
   if (value.searched === 0) return "Nothing is deferred here: every tool is already in your tool list.";
   if (value.results.length === 0) return "No deferred tool matches. Try other words, or a pattern.";
   const best = value.results[0]!.relevance ?? value.results[0]!.score;
@@ -31,6 +36,9 @@ export function renderToolSearch(value: ToolSearchResult): string {
     value.mode === "query" && value.results[0]!.score < NO_FIT_THRESHOLD
       ? "\nNone of these fits the query well: if none does the job, try other words."
       : "";
+  // ranking only (the native form): the provider loads every tool the result names, at once
+  if (options.loads === false)
+    return `Matching tools, best first (loaded: call them now):\n${lines.join("\n")}${weak}`;
   const loaded = value.loaded.length > 0 ? `\nLoaded now: ${value.loaded.join(", ")}.` : "";
   return `Matching tools, best first (callable from the next turn):\n${lines.join("\n")}${weak}${loaded}`;
 }
@@ -38,16 +46,21 @@ export function renderToolSearch(value: ToolSearchResult): string {
 /**
  * The tool_search tool for one session. Its canonical value is the ranked list; the tools found
  * join the session's loaded set, so the next render makes them resident at the end of the list.
+ * `loads: false`: the provider's client-run search in the native form (`defer.nativeSearch:
+ * "toolplane"`), where the provider loads what the result names: it ranks and loads nothing, and
+ * its text says the tools are callable at once.
  */
 export function toolSearchTool(
   session: DeferSession,
   describe: (name: string) => string,
+  options: { loads?: boolean } = {},
 ): Tool<ToolSearchArgs, ToolSearchResult> {
+  const loads = options.loads !== false;
   return defineTool({
     name: TOOL_SEARCH_NAME,
-    description: TOOL_SEARCH_DESCRIPTION,
+    description: loads ? TOOL_SEARCH_DESCRIPTION : TOOL_SEARCH_NATIVE_DESCRIPTION,
     parameters: toolSearchParameters,
-    output: { schema: toolSearchOutput, render: renderToolSearch },
+    output: { schema: toolSearchOutput, render: (value) => renderToolSearch(value, { loads }) },
     execute: async (args): Promise<ToolSearchResult> => {
       if ((args.query === undefined) === (args.pattern === undefined)) {
         throw new Error("send exactly one of query (words) or pattern (a regular expression)");
@@ -56,6 +69,7 @@ export function toolSearchTool(
       const { hits, loaded, ranking } = await session.searchRanked({
         ...req,
         limit: args.limit ?? DEFAULT_SEARCH_LIMIT,
+        load: loads,
       });
       return {
         mode: args.pattern !== undefined ? "pattern" : "query",

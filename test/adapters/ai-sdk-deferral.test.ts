@@ -8,6 +8,7 @@ import { generateText, stepCountIs } from "ai";
 import { afterEach, describe, expect, it } from "vitest";
 import { aiSdkAttachments, aiSdkTools, aiSdkToolsSettled } from "../../src/adapters/ai-sdk.js";
 import { Toolplane } from "../../src/assemble/index.js";
+import { recordingFetch } from "../helpers/provider-fakes.js";
 import { scriptedModel } from "../helpers/scripted-model.js";
 import { tempProject } from "../helpers/tmp.js";
 
@@ -152,20 +153,6 @@ describe("AI SDK adapter: a dropped tool set", () => {
 });
 
 /** A fetch that records each request body and answers with the next scripted JSON response. */
-function recordingFetch(responses: unknown[]) {
-  const bodies: Array<Record<string, unknown>> = [];
-  const fetch = async (_url: unknown, init?: { body?: unknown }) => {
-    bodies.push(JSON.parse(String(init?.body)));
-    const next = responses[bodies.length - 1];
-    if (next === undefined) throw new Error(`unscripted request ${bodies.length}`);
-    return new Response(JSON.stringify(next), {
-      status: 200,
-      headers: { "content-type": "application/json" },
-    });
-  };
-  return { bodies, fetch: fetch as unknown as typeof globalThis.fetch };
-}
-
 const anthropicUsage = { input_tokens: 10, output_tokens: 5 };
 
 describe("AI SDK adapter, native forms through the provider packages", () => {

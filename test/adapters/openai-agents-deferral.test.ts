@@ -1,8 +1,6 @@
 // Deferral through the OpenAI Agents SDK adapter, as a user runs it. The names form runs on an
 // Agents `Model` of the test's own; the native form runs on the SDK's own Responses model against
 // a loopback server, so the request body checked is the one OpenAI would receive.
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import {
   Agent,
   type Model,
@@ -17,6 +15,7 @@ import {
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { deferredToolErrors, openaiAgentsTools } from "../../src/adapters/openai-agents.js";
 import { Toolplane } from "../../src/assemble/index.js";
+import { responsesServer } from "../helpers/provider-fakes.js";
 import { tempProject } from "../helpers/tmp.js";
 
 beforeAll(() => {
@@ -122,36 +121,6 @@ describe("OpenAI Agents adapter with deferral on (names form)", () => {
     expect(names).not.toContain("tool_search");
   });
 });
-
-/** A loopback Responses API: records each request body and answers with the next scripted output. */
-async function responsesServer(outputs: unknown[][]) {
-  const bodies: Array<Record<string, unknown>> = [];
-  const server: Server = createServer((req, res) => {
-    let raw = "";
-    req.on("data", (c) => {
-      raw += c;
-    });
-    req.on("end", () => {
-      bodies.push(JSON.parse(raw));
-      const output = outputs[bodies.length - 1] ?? [];
-      res.writeHead(200, { "content-type": "application/json" });
-      res.end(
-        JSON.stringify({
-          id: `resp_${bodies.length}`,
-          object: "response",
-          created_at: bodies.length,
-          model: "gpt-test",
-          status: "completed",
-          output,
-          usage: { input_tokens: 10, output_tokens: 5, total_tokens: 15 },
-        }),
-      );
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as AddressInfo).port;
-  return { bodies, server, baseURL: `http://127.0.0.1:${port}/v1` };
-}
 
 describe("OpenAI Agents adapter, native form on the SDK's own Responses model", () => {
   let srv: Awaited<ReturnType<typeof responsesServer>>;

@@ -4,7 +4,8 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
-const SDKS = /^(ai|ai\/.*|@openai\/agents.*|@ai-sdk\/.*)$/;
+const SDKS =
+  /^(ai|ai\/.*|@openai\/agents.*|@ai-sdk\/.*|langchain(\/.*)?|@langchain\/.*|@anthropic-ai\/claude-agent-sdk.*)$/;
 
 /** Every module specifier reachable from `entry` through relative imports (type-only ones skipped). */
 function reachable(entry: string): { files: Set<string>; packages: Map<string, string> } {
@@ -28,7 +29,7 @@ function reachable(entry: string): { files: Set<string>; packages: Map<string, s
 }
 
 describe("the SDKs stay optional", () => {
-  it("the package root and the CLI never load ai or @openai/agents", () => {
+  it("the package root and the CLI never load ai, @openai/agents, langchain or the Claude Agent SDK", () => {
     for (const entry of ["src/index.ts", "src/cli/run.ts"]) {
       const { files, packages } = reachable(path.join(root, entry));
       expect(files.size).toBeGreaterThan(20);
@@ -42,15 +43,33 @@ describe("the SDKs stay optional", () => {
     expect([...reachable(path.join(root, "src/adapters/openai-agents.ts")).packages.keys()]).toContain(
       "@openai/agents",
     );
+    expect([...reachable(path.join(root, "src/adapters/langchain.ts")).packages.keys()]).toContain(
+      "langchain",
+    );
+    expect([...reachable(path.join(root, "src/adapters/claude-agent-sdk.ts")).packages.keys()]).toContain(
+      "@anthropic-ai/claude-agent-sdk",
+    );
   });
 
   it("package.json declares them as optional peers, and exports the adapters by subpath", () => {
     const pkg = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8"));
-    for (const name of ["ai", "@openai/agents"]) {
+    for (const name of [
+      "ai",
+      "@openai/agents",
+      "langchain",
+      "@langchain/core",
+      "@anthropic-ai/claude-agent-sdk",
+    ]) {
       expect(pkg.peerDependencies[name]).toBeDefined();
       expect(pkg.peerDependenciesMeta[name]).toEqual({ optional: true });
       expect(pkg.dependencies[name]).toBeUndefined();
     }
-    expect(Object.keys(pkg.exports)).toEqual([".", "./ai-sdk", "./openai-agents"]);
+    expect(Object.keys(pkg.exports)).toEqual([
+      ".",
+      "./ai-sdk",
+      "./openai-agents",
+      "./langchain",
+      "./claude-agent-sdk",
+    ]);
   });
 });

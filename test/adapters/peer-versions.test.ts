@@ -36,12 +36,20 @@ describe("the adapters run against the peer versions this project says", () => {
     // names are redirected to the npm aliases, and this checks the redirect is what loaded
     expect(await import("ai")).toBe(await import(/* @vite-ignore */ peers.ai));
     expect(await import("@openai/agents")).toBe(await import(/* @vite-ignore */ peers.agents));
+    expect(await import("langchain")).toBe(await import(/* @vite-ignore */ peers.langchain));
+    expect(await import("@anthropic-ai/claude-agent-sdk")).toBe(
+      await import(/* @vite-ignore */ peers.claude),
+    );
   });
 
   it("the lowest and the newest tested versions are the ends of the declared peer ranges", () => {
     for (const [name, alias] of [
       ["ai", "ai-7"],
       ["@openai/agents", "openai-agents-0.20"],
+      ["langchain", "langchain-1.5"],
+      // the newest core is installed with langchain 1.5 by the packed-tarball test (test/package)
+      ["@langchain/core", "langchain-core-1.4"],
+      ["@anthropic-ai/claude-agent-sdk", "claude-agent-sdk-0.3"],
     ] as const) {
       const { low, high } = bounds(pkg.peerDependencies[name]);
       const lowest = installedVersion(name);

@@ -1,7 +1,12 @@
 import { describe, expect, it } from "vitest";
 import type { ToolContext } from "../../src/declare/types.js";
 import { DeferSession } from "../../src/defer/session.js";
-import { renderToolSearch, toolSearchTool } from "../../src/defer/tool-search.js";
+import {
+  renderToolSearch,
+  TOOL_SEARCH_DESCRIPTION,
+  TOOL_SEARCH_NATIVE_DESCRIPTION,
+  toolSearchTool,
+} from "../../src/defer/tool-search.js";
 
 const entries = [
   { name: "weather_forecast", description: "Get the weather forecast for a city." },
@@ -55,5 +60,23 @@ describe("tool_search", () => {
 
   it("no match renders as a plain sentence", () => {
     expect(renderToolSearch({ mode: "query", results: [], loaded: [] })).toMatch(/No deferred tool matches/);
+  });
+
+  it("says what is true of each form: loaded for the next turn and listed, or loaded by the provider now", async () => {
+    const { session, tool } = setup();
+    expect(tool.description).toBe(TOOL_SEARCH_DESCRIPTION);
+    const own = await tool.host.execute({ query: "price of AAPL stock", limit: 1 }, ctx);
+    expect(renderToolSearch(own)).toMatch(
+      /^Matching tools, best first \(callable from the next turn\):\n- stock_quote \(1\.00\).*\nLoaded now: stock_quote\.$/s,
+    );
+    // ranking only (the provider's client-run search): nothing joins the session, the text says call now
+    const ranking = toolSearchTool(session, () => "", { loads: false });
+    expect(ranking.description).toBe(TOOL_SEARCH_NATIVE_DESCRIPTION);
+    const found = await ranking.host.execute({ query: "weather forecast" }, ctx);
+    expect(found.loaded).toEqual([]);
+    expect(session.loaded).toEqual(["stock_quote"]);
+    const text = String(ranking.host.output.render(found));
+    expect(text).toMatch(/^Matching tools, best first \(loaded: call them now\):\n- weather_forecast \(/);
+    expect(text).not.toMatch(/next turn|Loaded now/);
   });
 });

@@ -1,5 +1,6 @@
 // Each guide in docs/guides/ shows its example file from examples/<way>/ word for word (the file
-// test/package/guides.test.ts runs against the installed package and `npm run typecheck` compiles),
+// test/package/guides.test.ts, or for LangChain and the Claude Agent SDK test/package/frameworks.test.ts,
+// runs against the installed package and `npm run typecheck` compiles),
 // and the README leads with the guides.
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -7,7 +8,17 @@ import { describe, expect, it } from "vitest";
 import { ROOT } from "../helpers/cli.js";
 
 const GUIDES = path.join(ROOT, "docs", "guides");
-const WAYS = ["getting-started", "anthropic", "openai-responses", "ai-sdk", "openai-agents", "serve", "cli"];
+const WAYS = [
+  "getting-started",
+  "anthropic",
+  "openai-responses",
+  "ai-sdk",
+  "openai-agents",
+  "langchain",
+  "claude-agent-sdk",
+  "serve",
+  "cli",
+];
 
 describe("the guides", () => {
   it("one guide per way in, each with its example folder", () => {
@@ -19,7 +30,7 @@ describe("the guides", () => {
     const guide = readFileSync(path.join(GUIDES, `${way}.md`), "utf8");
     const [file] = readdirSync(path.join(ROOT, "examples", way));
     const source = readFileSync(path.join(ROOT, "examples", way, file!), "utf8");
-    const block = /From \[[^\]]+\]\([^)]+\):\n\n```(?:ts|sh)\n([\s\S]*?)```/.exec(guide)?.[1];
+    const block = /From \[[^\]]+\]\([^)]+\):\n\n```(?:ts|js|sh)\n([\s\S]*?)```/.exec(guide)?.[1];
     expect(block).toBe(source);
     expect(guide).toContain(`(../../examples/${way}/${file})`);
     expect(source).not.toMatch(/from "\.\.?\//);

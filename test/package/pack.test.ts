@@ -128,6 +128,8 @@ describe("the package as installed from npm pack", () => {
       "dist/src/cli/main.cjs",
       "dist/src/adapters/ai-sdk.js",
       "dist/src/adapters/openai-agents.js",
+      "dist/src/adapters/langchain.js",
+      "dist/src/adapters/claude-agent-sdk.js",
       "dist/src/examples/ticket-status/index.d.ts",
       // the inspector's page, built by tsconfig.page.json
       "dist/src/inspect/page/main.js",
@@ -143,6 +145,8 @@ describe("the package as installed from npm pack", () => {
       js.filter((f) => !f.startsWith("dist/src/chunks/") && !f.startsWith("dist/src/inspect/page/")).sort(),
     ).toEqual([
       "dist/src/adapters/ai-sdk.js",
+      "dist/src/adapters/claude-agent-sdk.js",
+      "dist/src/adapters/langchain.js",
       "dist/src/adapters/openai-agents.js",
       "dist/src/cli/main.cjs",
       "dist/src/index.js",

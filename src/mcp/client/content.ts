@@ -65,18 +65,6 @@ function typeName(type: unknown): string {
   return JSON.stringify(cut);
 }
 
-/** toolplane content -> MCP content blocks (the server side of the same mapping). */
-export function toMcpContent(content: readonly ModelContent[]): Array<Record<string, unknown>> {
-  return content.map((block) => {
-    if (block.type === "text") return { type: "text", text: block.text };
-    if (block.type === "image") return { type: "image", mimeType: block.mimeType, data: block.data };
-    return {
-      type: "resource",
-      resource: { uri: `file:///${block.name ?? "attachment"}`, mimeType: block.mimeType, blob: block.data },
-    };
-  });
-}
-
 /** The text of a result's text blocks, for an error message. */
 export function textOf(content: readonly ModelContent[]): string {
   return content

@@ -1,4 +1,5 @@
 import type { ModelContent } from "../../declare/types.js";
+import type { ToolResult } from "../../execute/types.js";
 
 /**
  * toolplane content -> MCP content blocks (what `serve` answers a tools/call with): text, image,
@@ -42,4 +43,25 @@ function mcpBlock(block: ModelContent): Record<string, unknown> {
       blob: block.data,
     },
   };
+}
+
+/**
+ * A ToolResult as an MCP CallToolResult: the content blocks, and for a tool listed with an
+ * outputSchema its canonical value as `structuredContent` (MCP 2025-06-18 requires one with the other).
+ */
+export function callResult(result: ToolResult, entry: { outputSchema?: unknown } | undefined) {
+  const out: { content: Array<Record<string, unknown>>; isError: boolean; structuredContent?: object } = {
+    content: mcpContent(result.content),
+    isError: result.isError,
+  };
+  const value = result.value;
+  if (
+    !result.isError &&
+    entry?.outputSchema &&
+    value !== null &&
+    typeof value === "object" &&
+    !Array.isArray(value)
+  )
+    out.structuredContent = value;
+  return out;
 }

@@ -1,16 +1,14 @@
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import type { ToolResult } from "../../execute/types.js";
 import { MCP_IMPLEMENTATION } from "../config.js";
 import { serverSdk } from "../sdk.js";
 import { LogThreshold, type RequestExtra, requestChannel } from "./client-channel.js";
-import { mcpContent } from "./content.js";
+import { callResult } from "./content.js";
 import { registerCompletion, registerLogging, registerResources } from "./handlers.js";
 import { MissingArgumentError, promptListing, promptMessages } from "./prompts.js";
 import { type Subscriber, Subscriptions } from "./subscriptions.js";
 import {
   fingerprinted,
   type McpSessionTools,
-  type McpToolEntry,
   type Surface,
   sessionFactory,
   type ToolServerDeps,
@@ -211,25 +209,4 @@ export class SessionHub {
       this.deps.log?.(`toolplane serve: re-reading the tool set failed: ${(error as Error).message}`);
     }
   }
-}
-
-/**
- * A ToolResult as an MCP CallToolResult: the content blocks, and for a tool listed with an
- * outputSchema its canonical value as `structuredContent` (MCP 2025-06-18 requires one with the other).
- */
-function callResult(result: ToolResult, entry: McpToolEntry | undefined) {
-  const out: { content: Array<Record<string, unknown>>; isError: boolean; structuredContent?: object } = {
-    content: mcpContent(result.content),
-    isError: result.isError,
-  };
-  const value = result.value;
-  if (
-    !result.isError &&
-    entry?.outputSchema &&
-    value !== null &&
-    typeof value === "object" &&
-    !Array.isArray(value)
-  )
-    out.structuredContent = value;
-  return out;
 }
