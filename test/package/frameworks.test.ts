@@ -11,7 +11,8 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT } from "../helpers/cli.js";
-import { installConsumer, type Packed, packRepository, repoPackage } from "../helpers/pack.js";
+import { installConsumer, repoPackage } from "../helpers/pack.js";
+import { packedTarball } from "../helpers/packed.js";
 import { type MessagesReply, messagesServer } from "../helpers/provider-fakes.js";
 import { tempDir, tempProject } from "../helpers/tmp.js";
 
@@ -112,16 +113,14 @@ const ENDS = {
 } as const;
 const FRAMEWORKS = ["langchain", "@langchain/core", "@anthropic-ai/claude-agent-sdk"] as const;
 
-let packed: Packed;
-beforeAll(() => {
-  packed = packRepository(tempDir("tp-pack-frameworks-"));
-}, 120_000);
-
 describe.each(Object.entries(ENDS))(
   "LangChain and the Claude Agent SDK installed with the package (%s)",
   (_end, versions) => {
     let consumer: string;
-    beforeAll(() => {
+    beforeAll(async () => {
+      // the run's packed tarball (test/helpers/packed.ts); a consumer of this file's own, removed
+      // below: the upper end holds Claude Code's binary, too large for the run's quick cleanup
+      const packed = await packedTarball();
       consumer = path.join(tempDir("tp-pack-frameworks-consumer-"), "consumer");
       const dependencies: Record<string, string> = { zod: repoPackage.dependencies.zod };
       for (const name of FRAMEWORKS) dependencies[name] = versions[name];
