@@ -84,7 +84,7 @@ async function run(which: { suite: string } | { scenario: string }, tmp: string)
 describe.skipIf(skip !== undefined)(
   "the MCP conformance suite's client scenarios, toolplane call as the client",
   () => {
-    it("passes the 23 that apply", { timeout: 180_000 }, async () => {
+    it("passes the 23 that apply", { timeout: 300_000 }, async () => {
       const tmp = tempDir("tp-conformance-tmp-");
       // the "core" suite (18 scenarios at once), "backcompat" (2) and "draft" (3) run together
       const suites = await Promise.all(["core", "backcompat", "draft"].map((suite) => run({ suite }, tmp)));
@@ -93,6 +93,15 @@ describe.skipIf(skip !== undefined)(
       // warning): with 22 other clients starting on the same cores, that measures the machine. Its
       // verdict comes from a run of its own, after the others.
       got["sse-retry"] = (await run({ scenario: "sse-retry" }, tmp))["sse-retry"] ?? "did not run";
+      // a scenario that failed beside 22 others on a loaded machine (elicitation's answer missed the
+      // suite's 60 s in 2 of 3 runs at load 20 and passed alone) gets one run of its own, said on stderr
+      for (const [scenario, verdict] of Object.entries(got)) {
+        if (verdict === "pass" || scenario === "sse-retry") continue;
+        process.stderr.write(
+          `toolplane tests: conformance client scenario ${scenario} failed beside the others (${JSON.stringify(verdict).slice(0, 300)}); run again on its own\n`,
+        );
+        got[scenario] = (await run({ scenario }, tmp))[scenario] ?? "did not run";
+      }
       expect(got).toEqual(Object.fromEntries(CLIENT_SCENARIOS.map((s) => [s, "pass"])));
     });
   },
