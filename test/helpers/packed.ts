@@ -17,6 +17,8 @@ declare module "vitest" {
 }
 
 const dev = repoPackage.devDependencies as Record<string, string>;
+/** The version an npm alias devDependency (`"ai-7": "npm:ai@7.0.173"`) names. */
+const aliased = (alias: string) => dev[alias]!.replace(/^npm:(@?[^@]+)@/, "");
 
 /**
  * The dependencies of the consumer most package tests share: the SDKs at the lowest ends of their
@@ -33,6 +35,32 @@ export const SHARED_CONSUMER: Record<string, string> = {
   "@openai/agents": dev["@openai/agents"]!,
   "@anthropic-ai/sdk": dev["@anthropic-ai/sdk"]!,
   openai: dev.openai!,
+  langchain: dev.langchain!,
+  "@langchain/core": dev["@langchain/core"]!,
+  "@anthropic-ai/claude-agent-sdk": dev["@anthropic-ai/claude-agent-sdk"]!,
+};
+
+/**
+ * The consumer with the optional peers at the newest ends of their ranges (the npm aliases of
+ * package.json), shared by the package tests that run an adapter at both ends: one install of it
+ * per run (it holds Claude Code's 409 MB platform binary).
+ */
+export const NEWEST_CONSUMER = {
+  dependencies: {
+    zod: repoPackage.dependencies.zod,
+    ai: aliased("ai-7"),
+    "@openai/agents": aliased("openai-agents-0.20"),
+    langchain: aliased("langchain-1.5"),
+    "@langchain/core": aliased("langchain-core-1.4"),
+    "@anthropic-ai/claude-agent-sdk": aliased("claude-agent-sdk-0.3"),
+  } as Record<string, string>,
+  aliases: {
+    ai: "ai-7",
+    "@openai/agents": "openai-agents-0.20",
+    langchain: "langchain-1.5",
+    "@langchain/core": "langchain-core-1.4",
+    "@anthropic-ai/claude-agent-sdk": "claude-agent-sdk-0.3",
+  } as Record<string, string>,
 };
 
 const WAIT_MS = 540_000;

@@ -6,15 +6,13 @@
 // in-process server): search, then call, with deferral on and off, and a call the rules deny.
 import { execFile } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { rm } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { ROOT } from "../helpers/cli.js";
-import { installConsumer, repoPackage } from "../helpers/pack.js";
-import { packedTarball } from "../helpers/packed.js";
+import { NEWEST_CONSUMER, packedConsumer, SHARED_CONSUMER, workspace } from "../helpers/packed.js";
 import { type MessagesReply, messagesServer } from "../helpers/provider-fakes.js";
-import { tempDir, tempProject } from "../helpers/tmp.js";
+import { tempProject } from "../helpers/tmp.js";
 
 const HARNESS = `import { Toolplane } from "toolplane";
 import { toolplaneMiddleware } from "toolplane/langchain";
@@ -91,58 +89,39 @@ if (way === "langchain") {
 const DEFERRAL = ["tools.examples=true", 'defer.tools={"ticket_status":"always"}'];
 const run = promisify(execFile);
 
-const dev = repoPackage.devDependencies as Record<string, string>;
-const aliased = (alias: string) => dev[alias]!.replace(/^npm:(@?[^@]+)@/, "");
+/** Each end's consumer, shared with the other package tests (test/helpers/packed.ts). */
 const ENDS = {
-  lowest: {
-    langchain: dev.langchain!,
-    "@langchain/core": dev["@langchain/core"]!,
-    "@anthropic-ai/claude-agent-sdk": dev["@anthropic-ai/claude-agent-sdk"]!,
-    aliases: {},
-  },
+  lowest: { versions: SHARED_CONSUMER, consumer: () => packedConsumer() },
   newest: {
-    langchain: aliased("langchain-1.5"),
-    "@langchain/core": aliased("langchain-core-1.4"),
-    "@anthropic-ai/claude-agent-sdk": aliased("claude-agent-sdk-0.3"),
-    aliases: {
-      langchain: "langchain-1.5",
-      "@langchain/core": "langchain-core-1.4",
-      "@anthropic-ai/claude-agent-sdk": "claude-agent-sdk-0.3",
-    },
+    versions: NEWEST_CONSUMER.dependencies,
+    consumer: () => packedConsumer(NEWEST_CONSUMER.dependencies, NEWEST_CONSUMER.aliases),
   },
-} as const;
+};
 const FRAMEWORKS = ["langchain", "@langchain/core", "@anthropic-ai/claude-agent-sdk"] as const;
 
 describe.each(Object.entries(ENDS))(
   "LangChain and the Claude Agent SDK installed with the package (%s)",
-  (_end, versions) => {
+  (_end, { versions, consumer: install }) => {
+    /** The shared consumer (its node_modules) and this file's folder in it (the files it runs). */
     let consumer: string;
+    let own: string;
     beforeAll(async () => {
-      // the run's packed tarball (test/helpers/packed.ts); a consumer of this file's own, removed
-      // below: the upper end holds Claude Code's binary, too large for the run's quick cleanup
-      const packed = await packedTarball();
-      consumer = path.join(tempDir("tp-pack-frameworks-consumer-"), "consumer");
-      const dependencies: Record<string, string> = { zod: repoPackage.dependencies.zod };
-      for (const name of FRAMEWORKS) dependencies[name] = versions[name];
-      installConsumer(consumer, packed, dependencies, versions.aliases);
-      writeFileSync(path.join(consumer, "harness.mjs"), HARNESS);
-      writeFileSync(path.join(consumer, "guide.mjs"), GUIDE_RUNNER);
+      consumer = await install();
+      own = workspace(consumer, "frameworks");
+      writeFileSync(path.join(own, "harness.mjs"), HARNESS);
+      writeFileSync(path.join(own, "guide.mjs"), GUIDE_RUNNER);
       for (const way of ["langchain", "claude-agent-sdk"]) {
-        mkdirSync(path.join(consumer, "guides", way), { recursive: true });
+        mkdirSync(path.join(own, "guides", way), { recursive: true });
         const source = readFileSync(path.join(ROOT, "examples", way, "main.mjs"), "utf8");
-        writeFileSync(path.join(consumer, "guides", way, "main.mjs"), source);
+        writeFileSync(path.join(own, "guides", way, "main.mjs"), source);
       }
-    }, 300_000);
-
-    // the consumer's node_modules (the upper end holds Claude Code's 409 MB binary) before the
-    // temp cleanup, with time for a loaded machine
-    afterAll(() => rm(path.dirname(consumer), { recursive: true, force: true, maxRetries: 2 }), 300_000);
+    }, 600_000);
 
     /** A guide's example run by node in the consumer (async: a loopback model may answer it from here). */
     async function guide(way: string, set: string[], env: NodeJS.ProcessEnv = {}) {
       const project = tempProject();
       const { stdout } = await run(process.execPath, ["guide.mjs", way, project.repo, JSON.stringify(set)], {
-        cwd: consumer,
+        cwd: own,
         env: { ...project.env, TOOLPLANE_HOME: path.join(project.home, ".toolplane"), ...env },
         timeout: 60_000,
       });
@@ -151,15 +130,11 @@ describe.each(Object.entries(ENDS))(
 
     async function harness(mode: "on" | "off") {
       const project = tempProject();
-      const { stdout } = await run(
-        process.execPath,
-        [path.join(consumer, "harness.mjs"), project.repo, mode],
-        {
-          cwd: consumer,
-          env: { ...project.env, TOOLPLANE_HOME: path.join(project.home, ".toolplane") },
-          timeout: 60_000,
-        },
-      );
+      const { stdout } = await run(process.execPath, [path.join(own, "harness.mjs"), project.repo, mode], {
+        cwd: own,
+        env: { ...project.env, TOOLPLANE_HOME: path.join(project.home, ".toolplane") },
+        timeout: 60_000,
+      });
       return JSON.parse(stdout.trim().split("\n").at(-1)!);
     }
 
@@ -215,7 +190,7 @@ describe.each(Object.entries(ENDS))(
 
     it.concurrent("the Claude Agent SDK guide's example: query() with the bundled Claude Code on a loopback model", async () => {
       // 0.2.x lists the server's tools once per query() (docs/guides/claude-agent-sdk.md): deferral off there
-      const newest = versions.aliases !== ENDS.lowest.aliases;
+      const newest = _end === "newest";
       const set = newest ? DEFERRAL : [...DEFERRAL, "defer.mode=off"];
       const use = (id: string, name: string, input: object): MessagesReply => ({
         content: [{ type: "tool_use", id, name: `mcp__toolplane__${name}`, input }],

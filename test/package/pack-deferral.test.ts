@@ -5,8 +5,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { repoPackage } from "../helpers/pack.js";
-import { packedConsumer, SHARED_CONSUMER, workspace } from "../helpers/packed.js";
+import { NEWEST_CONSUMER, packedConsumer, SHARED_CONSUMER, workspace } from "../helpers/packed.js";
 import { tempProject } from "../helpers/tmp.js";
 
 const HARNESS = `import { Toolplane } from "toolplane";
@@ -91,8 +90,8 @@ console.log(JSON.stringify({ ai: await viaAiSdk(), agents: await viaAgents() }))
 `;
 
 const newest = {
-  ai: String(repoPackage.devDependencies["ai-7"]).replace("npm:ai@", ""),
-  agents: String(repoPackage.devDependencies["openai-agents-0.20"]).replace("npm:@openai/agents@", ""),
+  ai: NEWEST_CONSUMER.dependencies.ai!,
+  agents: NEWEST_CONSUMER.dependencies["@openai/agents"]!,
 };
 /** Each end's consumer: the lowest is the run's shared one (it holds the lowest SDKs), the newest its own. */
 const ENDS = {
@@ -103,11 +102,7 @@ const ENDS = {
   },
   newest: {
     ...newest,
-    consumer: () =>
-      packedConsumer(
-        { ai: newest.ai, "@openai/agents": newest.agents, zod: repoPackage.dependencies.zod },
-        { ai: "ai-7", "@openai/agents": "openai-agents-0.20" },
-      ),
+    consumer: () => packedConsumer(NEWEST_CONSUMER.dependencies, NEWEST_CONSUMER.aliases),
   },
 };
 
