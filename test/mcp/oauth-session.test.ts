@@ -64,4 +64,23 @@ describe("the OAuth fetch", () => {
       'MCP server "work" needs login: toolplane mcp login work',
     );
   });
+
+  it("an authorization server that never answers fails the login within the request bound, not never", async () => {
+    const s = new OAuthSession({
+      server: "work",
+      url: URL_A,
+      dir: path.join(tempDir("tp-logins-"), "mcp-oauth"),
+      login: { open: () => {}, timeoutMs: 60_000 },
+      authRequestTimeoutMs: 200,
+    });
+    // the MCP server refuses; every discovery request hangs until its signal gives up
+    const fetch = (url: string | URL, init?: RequestInit) =>
+      String(url) === URL_A
+        ? Promise.resolve(new Response("{}", { status: 401, headers: { "www-authenticate": "Bearer" } }))
+        : new Promise<Response>((_, reject) => {
+            const signal = init?.signal;
+            signal?.addEventListener("abort", () => reject(signal.reason), { once: true });
+          });
+    await expect(s.fetch(fetch)(URL_A, { method: "POST" })).rejects.toThrow();
+  }, 10_000);
 });

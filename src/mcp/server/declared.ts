@@ -37,15 +37,22 @@ export function declaredPrompts(served: ServedEntries): PromptSource[] {
 }
 
 export function declaredResources(served: ServedEntries): ResourceSource {
-  const matchers = async () => {
-    // the SDK's RFC 6570 matcher, loaded with the first read that needs it
-    UriTemplate ??= (
-      await importModule<typeof import("@modelcontextprotocol/sdk/shared/uriTemplate.js")>(
-        "@modelcontextprotocol/sdk/shared/uriTemplate.js",
-      )
-    ).UriTemplate;
-    const Template = UriTemplate;
-    return served.templates.map((t) => ({ t, template: new Template(t.uriTemplate) }));
+  // built once, with the first read that needs them (each read used to parse every template again)
+  let built:
+    | Promise<Array<{ t: ServedEntries["templates"][number]; template: InstanceType<UriTemplateClass> }>>
+    | undefined;
+  const matchers = () => {
+    built ??= (async () => {
+      // the SDK's RFC 6570 matcher, loaded with the first read that needs it
+      UriTemplate ??= (
+        await importModule<typeof import("@modelcontextprotocol/sdk/shared/uriTemplate.js")>(
+          "@modelcontextprotocol/sdk/shared/uriTemplate.js",
+        )
+      ).UriTemplate;
+      const Template = UriTemplate;
+      return served.templates.map((t) => ({ t, template: new Template(t.uriTemplate) }));
+    })();
+    return built;
   };
   return {
     list: () =>

@@ -60,11 +60,16 @@ function parseSkillUri(uri: string): { name: string; rel: string } | undefined {
  */
 export function skillResources(view: () => Promise<SkillsView>): ResourceSource {
   const served = async () => (await view()).skills.filter((s) => !s.disabled);
+  // what a read and a subscription reach alike: a flat skill's folder holds other files (other
+  // skills, anything), of which only its own file is served, read or watched
   const find = async (uri: string) => {
     const parsed = parseSkillUri(uri);
     if (!parsed) return undefined;
     const skill = (await served()).find((s) => s.name === parsed.name);
-    return skill ? { skill, rel: parsed.rel, dir: bundleDir(skill) } : undefined;
+    if (!skill) return undefined;
+    if (skill.form === "flat" && parsed.rel !== path.basename(skill.path))
+      throw new Error(`${uri}: the skill "${skill.name}" is a single file, ${path.basename(skill.path)}`);
+    return { skill, rel: parsed.rel, dir: bundleDir(skill) };
   };
   return {
     list: async () =>
@@ -88,10 +93,6 @@ export function skillResources(view: () => Promise<SkillsView>): ResourceSource 
       if (!parseSkillUri(uri)) return undefined;
       const found = await find(uri);
       if (!found) throw new Error(`${uri}: no skill of that name here; list the resources again`);
-      if (found.skill.form === "flat" && found.rel !== path.basename(found.skill.path))
-        throw new Error(
-          `${uri}: the skill "${found.skill.name}" is a single file, ${path.basename(found.skill.path)}`,
-        );
       const bytes = await readBundleFile(found.dir, found.rel);
       return contentsOf(uri, bytes, MIME_BY_EXT[path.extname(found.rel).toLowerCase()]);
     },

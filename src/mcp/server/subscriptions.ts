@@ -9,6 +9,8 @@ interface Watched {
   /** Undefined while the watch starts (or when the uri has no file behind it). */
   watch: Promise<FileWatch | undefined>;
   subscribers: Set<Subscriber>;
+  /** Subscribes waiting for the watch to start: the entry stays while one waits. */
+  pending: number;
   timer: NodeJS.Timeout | undefined;
 }
 
@@ -27,6 +29,8 @@ export interface Subscriber {
 export class Subscriptions {
   private readonly byUri = new Map<string, Watched>();
   private readonly bySession = new Map<Subscriber, Set<string>>();
+  /** Sessions that ended: a subscribe still waiting for its watch when its session ended keeps nothing. */
+  private readonly ended = new WeakSet<Subscriber>();
 
   constructor(private readonly fileOf: (uri: string) => Promise<string | undefined>) {}
 
@@ -45,6 +49,7 @@ export class Subscriptions {
         uri,
         watch: Promise.resolve(undefined),
         subscribers: new Set(),
+        pending: 0,
         timer: undefined,
       };
       // set before the first await: a second subscribe of the same uri shares this watch
@@ -57,12 +62,22 @@ export class Subscriptions {
       this.byUri.set(uri, entry);
       watched = entry;
     }
+    watched.pending++;
     try {
       await watched.watch;
     } catch (error) {
+      watched.pending--;
       // the uri cannot be watched (a path out of its bundle): nobody keeps the entry
       if (this.byUri.get(uri) === watched && watched.subscribers.size === 0) this.byUri.delete(uri);
       throw error;
+    }
+    watched.pending--;
+    // the session ended (or the server closed) meanwhile: a client that subscribes and hangs up
+    // at once must not leave a watch, counted against WATCHED_FILES_MAX, behind for good
+    if (this.ended.has(session) || this.byUri.get(uri) !== watched) {
+      if (this.byUri.get(uri) === watched && watched.subscribers.size === 0 && watched.pending === 0)
+        this.drop(watched);
+      return;
     }
     watched.subscribers.add(session);
     mine.add(uri);
@@ -74,11 +89,12 @@ export class Subscriptions {
     const watched = this.byUri.get(uri);
     if (!watched) return;
     watched.subscribers.delete(session);
-    if (watched.subscribers.size === 0) this.drop(watched);
+    if (watched.subscribers.size === 0 && watched.pending === 0) this.drop(watched);
   }
 
   /** The session ended: all its subscriptions go. */
   forget(session: Subscriber): void {
+    this.ended.add(session);
     for (const uri of this.bySession.get(session) ?? []) this.unsubscribe(session, uri);
     this.bySession.delete(session);
   }

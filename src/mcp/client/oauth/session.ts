@@ -29,6 +29,12 @@ export interface McpLoginHook {
 export const DEFAULT_LOGIN_TIMEOUT_MS = 300_000;
 /** Authorizations one request may trigger (a login, then one step-up): a server that keeps refusing ends here. */
 export const MAX_AUTHORIZATIONS_PER_REQUEST = 2;
+/**
+ * The longest one request of an authorization (metadata discovery, registration, token exchange)
+ * may take: its URLs come from the server's challenge and metadata, and a host that never answers
+ * must not hold the login (and, through within(), the server's start) forever.
+ */
+export const AUTH_REQUEST_TIMEOUT_MS = 30_000;
 /** A token this close to its expiry is refreshed before it is sent. */
 const EXPIRY_MARGIN_MS = 60_000;
 
@@ -46,6 +52,8 @@ export interface OAuthSessionOptions {
   /** The folder of login files ($TOOLPLANE_HOME/mcp-oauth). */
   dir: string;
   login?: McpLoginHook;
+  /** The bound on each request of an authorization (default AUTH_REQUEST_TIMEOUT_MS). */
+  authRequestTimeoutMs?: number;
 }
 
 /** One server's authorization state for the life of its provider (every reconnect shares it). */
@@ -183,7 +191,7 @@ export class OAuthSession {
     const scope = stepUp ? unionScopes(provider.tokens()?.scope, challenge.scope) : challenge.scope;
     const options = {
       serverUrl: this.serverUrl,
-      fetchFn: base,
+      fetchFn: timeBound(base, this.o.authRequestTimeoutMs ?? AUTH_REQUEST_TIMEOUT_MS),
       ...(scope ? { scope } : {}),
       ...(challenge.resourceMetadataUrl ? { resourceMetadataUrl: challenge.resourceMetadataUrl } : {}),
     };
@@ -260,6 +268,15 @@ async function challengeOf(response: Response): Promise<Challenge | undefined> {
   if (params.scope) challenge.scope = params.scope;
   if (params.resourceMetadataUrl) challenge.resourceMetadataUrl = params.resourceMetadataUrl;
   return challenge;
+}
+
+/** `base` with every request (its body included) aborted after `ms`. */
+function timeBound(base: FetchLike, ms: number): FetchLike {
+  return (input, init) => {
+    const deadline = AbortSignal.timeout(ms);
+    const signal = init?.signal ? AbortSignal.any([init.signal, deadline]) : deadline;
+    return base(input, { ...init, signal });
+  };
 }
 
 function describe(c: Challenge): string {
