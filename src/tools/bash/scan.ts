@@ -2,6 +2,7 @@ import { type Dirent, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { pathGlob } from "../../permissions/glob.js";
 import { isInside, realpathOfLongestPrefix } from "../../permissions/paths.js";
+import { isDirectory } from "../../util/file-kind.js";
 import type { CheckBudget } from "./budget.js";
 
 /** Entries a recursive read is checked through for askFiles; past it the read asks (it cannot be checked). */
@@ -96,14 +97,6 @@ function hasWhitelist(file: string): boolean {
     if (!st.isFile()) return st.isFIFO() || st.isCharacterDevice() || st.isSocket();
     if (st.size > 1 << 20) return true;
     return /^\s*!/m.test(readFileSync(file, "utf8"));
-  } catch {
-    return false;
-  }
-}
-
-function isDirectory(p: string): boolean {
-  try {
-    return statSync(p).isDirectory();
   } catch {
     return false;
   }
