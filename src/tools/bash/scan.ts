@@ -66,6 +66,12 @@ export function reachBelow(
       if (how.follows && e.isSymbolicLink()) {
         const target = realpathOfLongestPrefix(full);
         if (!isInside(target, root)) return `${shown}, a symlink to ${target} (outside the workspace)`;
+        // the walk reads the file it leads to under the link's name: judged by the target's name
+        // too, as the read tool checks both (a `.env` in a folder the walk does not enter)
+        if ((how.contents || how.visible) && asks(path.basename(target).normalize("NFC"))) {
+          if (!isHidden || lets) return `${shown}, a symlink to ${target}`;
+          hiddenHit ??= `${shown}, a symlink to ${target}`;
+        }
         if (isDirectory(target) && !entered.has(target)) {
           entered.add(target);
           queue.push({ at: target, hidden: isHidden });
