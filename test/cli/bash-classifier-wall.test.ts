@@ -210,6 +210,17 @@ describe("options: each program's own parser", () => {
     symlinkSync(path.dirname(p.outside), path.join(p.repo, "src", "link"));
     expectStopped(p, call(p, "find -L src"), "secret.txt");
   });
+
+  it.each(MODES)(
+    "`grep -R` and `rg -L` read the ask-first file through a symlink to it (sandbox %s)",
+    (mode) => {
+      const p = plant();
+      mkdirSync(path.join(p.repo, "src"));
+      symlinkSync("../.env", path.join(p.repo, "src", "notes"));
+      for (const command of ["grep -R TOKEN src", "rg -L TOKEN src"])
+        expectStopped(p, call(p, command, { sandbox: mode }));
+    },
+  );
 });
 describe("git: what the repositories make git read, write and run", () => {
   it("`git grep --untracked` reads the untracked .env", () => {

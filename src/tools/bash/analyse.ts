@@ -1,7 +1,7 @@
-import { accessSync, constants, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { realpathOfLongestPrefix, resolvePath } from "../../permissions/paths.js";
+import { executableAs } from "../../util/file-kind.js";
 import type { ShellAnalysis } from "./analysis.js";
 import { BudgetSpent, type CheckBudget } from "./budget.js";
 import { expandPathname } from "./glob.js";
@@ -55,7 +55,7 @@ export async function analyseCommand(
           cwd: where.cwd,
           // bash gets no PWD: it starts from the physical directory
           pwd: realpathOfLongestPrefix(path.resolve(where.cwd)),
-          isDir: searchableDir,
+          isDir: (absolute) => executableAs(absolute, "directory"),
           realpath: (abs: string) => resolvePath(abs, "/", "/").real,
           glob: (pattern: string, dir: string) => expandPathname(pattern, dir, budget),
         }
@@ -91,16 +91,6 @@ export async function analyseCommand(
   return classifyShell(parse(command), options(parse));
 }
 
-function searchableDir(absolute: string): boolean {
-  try {
-    if (!statSync(absolute).isDirectory()) return false;
-    accessSync(absolute, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /**
  * Which shell `name` runs from PATH: Debian's `sh` is dash, which reads `{a,b}` and `$'x'` as
  * text; another system's is bash. undefined for any other program, or none found.
@@ -108,12 +98,7 @@ function searchableDir(absolute: string): boolean {
 function shellOf(name: string, pathVar: string): "bash" | "dash" | undefined {
   const candidates = name.includes("/") ? [name] : pathVar.split(":").map((d) => path.join(d || ".", name));
   for (const c of candidates) {
-    try {
-      accessSync(c, constants.X_OK);
-      if (!statSync(c).isFile()) continue;
-    } catch {
-      continue;
-    }
+    if (!executableAs(c, "file")) continue;
     const base = path.basename(realpathOfLongestPrefix(path.resolve(c)));
     return base === "bash" || base === "dash" ? base : undefined;
   }

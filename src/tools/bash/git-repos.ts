@@ -1,8 +1,9 @@
-import { accessSync, constants, existsSync, statSync } from "node:fs";
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { pathGlob } from "../../permissions/glob.js";
 import { isInside, realpathOfLongestPrefix } from "../../permissions/paths.js";
 import { childProcess } from "../../util/child-process.js";
+import { executableAs } from "../../util/file-kind.js";
 import type { CheckBudget } from "./budget.js";
 
 // What a repository makes a reading git command do. Git reads a repository's own configuration
@@ -169,7 +170,7 @@ function hookOrAlternates(
   if (isInside(realpathOfLongestPrefix(hooks), realpathOfLongestPrefix(ctx.workspace))) {
     for (const name of READ_HOOKS) {
       const hook = path.join(hooks, name);
-      if (executable(hook))
+      if (executableAs(hook, "file"))
         return `the repository has a ${name} hook (${hook}), which a reading git command runs`;
     }
   }
@@ -242,16 +243,6 @@ function sectionFold(key: string): string {
   if (first < 0) return key.toLowerCase();
   if (first === last) return key.toLowerCase();
   return `${key.slice(0, first).toLowerCase()}${key.slice(first, last)}${key.slice(last).toLowerCase()}`;
-}
-
-function executable(p: string): boolean {
-  try {
-    if (!statSync(p).isFile()) return false;
-    accessSync(p, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function firstLine(s: string): string {

@@ -1,5 +1,6 @@
-import { lstatSync, readdirSync, statSync } from "node:fs";
+import { lstatSync, readdirSync } from "node:fs";
 import { childProcess } from "../../util/child-process.js";
+import { isDirectory } from "../../util/file-kind.js";
 import type { CheckBudget } from "./budget.js";
 
 // Bash's pathname expansion (default options: no dotglob, nullglob, failglob, extglob; globskipdots
@@ -191,7 +192,9 @@ export function expandPathname(pattern: string, cwd: string, budget?: CheckBudge
     if (!isPattern(part)) {
       const next = current.map((d) => join(d, part));
       // after a pattern, bash keeps only the paths that exist (a trailing `/` keeps folders)
-      current = globbed ? next.filter((n) => (part === "" && last ? isDir(at(n)) : exists(at(n)))) : next;
+      current = globbed
+        ? next.filter((n) => (part === "" && last ? isDirectory(at(n)) : exists(at(n))))
+        : next;
       continue;
     }
     globbed = true;
@@ -258,14 +261,6 @@ function exists(p: string): boolean {
   try {
     lstatSync(p);
     return true;
-  } catch {
-    return false;
-  }
-}
-
-function isDir(p: string): boolean {
-  try {
-    return statSync(p).isDirectory();
   } catch {
     return false;
   }

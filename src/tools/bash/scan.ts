@@ -2,6 +2,7 @@ import { type Dirent, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { pathGlob } from "../../permissions/glob.js";
 import { isInside, realpathOfLongestPrefix } from "../../permissions/paths.js";
+import { isDirectory } from "../../util/file-kind.js";
 import type { CheckBudget } from "./budget.js";
 
 /** Entries a recursive read is checked through for askFiles; past it the read asks (it cannot be checked). */
@@ -65,6 +66,12 @@ export function reachBelow(
       if (how.follows && e.isSymbolicLink()) {
         const target = realpathOfLongestPrefix(full);
         if (!isInside(target, root)) return `${shown}, a symlink to ${target} (outside the workspace)`;
+        // the walk reads the file it leads to under the link's name: judged by the target's name
+        // too, as the read tool checks both (a `.env` in a folder the walk does not enter)
+        if ((how.contents || how.visible) && asks(path.basename(target).normalize("NFC"))) {
+          if (!isHidden || lets) return `${shown}, a symlink to ${target}`;
+          hiddenHit ??= `${shown}, a symlink to ${target}`;
+        }
         if (isDirectory(target) && !entered.has(target)) {
           entered.add(target);
           queue.push({ at: target, hidden: isHidden });
@@ -96,14 +103,6 @@ function hasWhitelist(file: string): boolean {
     if (!st.isFile()) return st.isFIFO() || st.isCharacterDevice() || st.isSocket();
     if (st.size > 1 << 20) return true;
     return /^\s*!/m.test(readFileSync(file, "utf8"));
-  } catch {
-    return false;
-  }
-}
-
-function isDirectory(p: string): boolean {
-  try {
-    return statSync(p).isDirectory();
   } catch {
     return false;
   }

@@ -200,6 +200,26 @@ describe(`the second wall: what needs no approval runs read-only, and no sandbox
   );
 
   it.skipIf(!support.available)(
+    "a .git file the workspace holds shows no folder it names: not the home folder, not the disk",
+    async () => {
+      const p = planted.paths;
+      for (const named of [planted.home, path.dirname(planted.outside), "/"]) {
+        const ws = writeTree(tempDir("tp-wall-gitfile-"), { ".git": `gitdir: ${named}\n` });
+        const h = testHost([bashTool()], {
+          workspace: ws,
+          policy: { actionDefaults: CODING_ACTION_DEFAULTS },
+          config: { "tools.sandbox": "workspace-write", "tools.sandboxReadable": nodeShown },
+          ask: () => true,
+        });
+        const r = await h.host.call({ tool: "bash", args: { command: nodeReads([p.homeFile, p.outside]) } });
+        expect(r.value, named).toMatchObject({ sandbox: "workspace-write", exitCode: 0 });
+        expect(textOf(r), named).toContain(`${p.homeFile} FAILED ENOENT`);
+        expect(textOf(r), named).toContain(`${p.outside} FAILED ENOENT`);
+      }
+    },
+  );
+
+  it.skipIf(!support.available)(
     "a store the user names in tools.sandboxReadable is shown, and only that one",
     async () => {
       const h = testHost([bashTool()], {
