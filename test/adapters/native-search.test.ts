@@ -9,11 +9,10 @@ import { generateText, stepCountIs } from "ai";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { aiSdkTools } from "../../src/adapters/ai-sdk.js";
 import { openaiAgentsTools } from "../../src/adapters/openai-agents.js";
-import { Toolplane } from "../../src/assemble/index.js";
 import { TOOL_SEARCH_DESCRIPTION, TOOL_SEARCH_NATIVE_DESCRIPTION } from "../../src/defer/tool-search.js";
 import type { ToolResult } from "../../src/execute/index.js";
+import { tempPlanes } from "../helpers/planes.js";
 import { recordingFetch, responsesServer } from "../helpers/provider-fakes.js";
-import { tempProject } from "../helpers/tmp.js";
 
 beforeAll(() => {
   setTracingDisabled(true);
@@ -21,13 +20,8 @@ beforeAll(() => {
 });
 
 const TOOLPLANE_SEARCH = ['defer.tools={"ticket_status":"always"}', "defer.nativeSearch=toolplane"];
+const open = tempPlanes();
 const closing: Array<() => unknown> = [];
-async function open(set: string[]) {
-  const p = tempProject();
-  const plane = await Toolplane.open({ cwd: p.repo, env: p.env, set, bundledSkills: null });
-  closing.push(() => plane.close());
-  return plane;
-}
 afterEach(async () => {
   for (const close of closing.splice(0)) await close();
 });

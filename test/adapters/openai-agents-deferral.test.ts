@@ -12,11 +12,10 @@ import {
   setTracingDisabled,
   Usage,
 } from "@openai/agents";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deferredToolErrors, openaiAgentsTools } from "../../src/adapters/openai-agents.js";
-import { Toolplane } from "../../src/assemble/index.js";
+import { tempPlanes } from "../helpers/planes.js";
 import { responsesServer } from "../helpers/provider-fakes.js";
-import { tempProject } from "../helpers/tmp.js";
 
 beforeAll(() => {
   setTracingDisabled(true);
@@ -24,16 +23,7 @@ beforeAll(() => {
 });
 
 const DEFER_TICKETS = 'defer.tools={"ticket_status":"always"}';
-const planes: Toolplane[] = [];
-async function open(set: string[]) {
-  const p = tempProject();
-  const plane = await Toolplane.open({ cwd: p.repo, env: p.env, set, bundledSkills: null });
-  planes.push(plane);
-  return plane;
-}
-afterEach(async () => {
-  for (const plane of planes.splice(0)) await plane.close();
-});
+const open = tempPlanes();
 
 type Step = { call: string; args: object } | { text: string };
 
