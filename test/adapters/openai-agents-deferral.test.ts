@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deferredToolErrors, openaiAgentsTools } from "../../src/adapters/openai-agents.js";
 import { tempPlanes } from "../helpers/planes.js";
 import { responsesServer } from "../helpers/provider-fakes.js";
+import { functionCall, outputMessage } from "../helpers/wire-model.js";
 
 beforeAll(() => {
   setTracingDisabled(true);
@@ -142,24 +143,9 @@ describe("OpenAI Agents adapter, native form on the SDK's own Responses model", 
             },
           ],
         },
-        {
-          type: "function_call",
-          id: "fc_1",
-          call_id: "call_1",
-          name: "ticket_status",
-          arguments: JSON.stringify({ ticket_id: "T-1001", include_history: null }),
-          status: "completed",
-        },
+        functionCall("call_1", "ticket_status", { ticket_id: "T-1001", include_history: null }),
       ],
-      [
-        {
-          type: "message",
-          id: "msg_2",
-          role: "assistant",
-          status: "completed",
-          content: [{ type: "output_text", text: "answered", annotations: [] }],
-        },
-      ],
+      [outputMessage("answered")],
     ]);
     const plane = await open([DEFER_TICKETS]);
     const tools = await openaiAgentsTools(plane);
