@@ -9,7 +9,14 @@ import {
 } from "langchain";
 import type { Toolplane } from "../assemble/toolplane.js";
 import type { ToolResult } from "../execute/index.js";
-import { type Bridge, type BridgedTool, type BridgeOptions, BuiltTools, liveBridge } from "./bridge.js";
+import {
+  type Bridge,
+  type BridgedTool,
+  type BridgeOptions,
+  BuiltTools,
+  liveBridge,
+  resultText,
+} from "./bridge.js";
 
 /** The renderings a LangChain tool is built from (each chat model converts it to its own wire form). */
 export interface LangChainOptions extends BridgeOptions {
@@ -173,7 +180,7 @@ function hostTool(
 function toolMessage(result: ToolResult, toolCallId: string, name: string): ToolMessage {
   const text = result.content.every((b) => b.type === "text");
   const content = text
-    ? result.content.map((b) => (b as { text: string }).text).join("\n")
+    ? resultText(result)
     : result.content.map((b) =>
         b.type === "text"
           ? { type: "text" as const, text: b.text }

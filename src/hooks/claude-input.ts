@@ -34,15 +34,14 @@ export function hookToolInput(
 ): Record<string, unknown> {
   if (!isBuiltin(tool, namespace)) return args;
   const names = FIELD_NAMES[tool] ?? {};
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(args)) {
-    const name = names[key] ?? key;
-    out[name] =
-      name === "file_path" && ABSOLUTE_FILE_PATH.has(tool) && typeof value === "string"
-        ? path.resolve(cwd, value)
-        : value;
-  }
-  return out;
+  // fromEntries defines own properties: a `__proto__` key (JSON.parse keeps it as data) stays one
+  return Object.fromEntries(
+    Object.entries(args).map(([key, value]) => {
+      const name = renamed(names, key);
+      const absolute = name === "file_path" && ABSOLUTE_FILE_PATH.has(tool) && typeof value === "string";
+      return [name, absolute ? path.resolve(cwd, value) : value];
+    }),
+  );
 }
 
 /**
@@ -58,7 +57,10 @@ export function toolArgsFromHook(
   const back = Object.fromEntries(
     Object.entries(FIELD_NAMES[tool] ?? {}).map(([own, claude]) => [claude, own]),
   );
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(input)) out[back[key] ?? key] = value;
-  return out;
+  return Object.fromEntries(Object.entries(input).map(([key, value]) => [renamed(back, key), value]));
+}
+
+/** `key` as `names` renames it; own keys only, so an argument named `constructor` keeps its name. */
+function renamed(names: Readonly<Record<string, string>>, key: string): string {
+  return Object.hasOwn(names, key) ? names[key]! : key;
 }

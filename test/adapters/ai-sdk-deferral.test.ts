@@ -5,28 +5,18 @@
 import { createAnthropic } from "@ai-sdk/anthropic";
 import { createOpenAI } from "@ai-sdk/openai";
 import { generateText, stepCountIs } from "ai";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { aiSdkAttachments, aiSdkTools, aiSdkToolsSettled } from "../../src/adapters/ai-sdk.js";
-import { Toolplane } from "../../src/assemble/index.js";
+import { tempPlanes } from "../helpers/planes.js";
 import { recordingFetch } from "../helpers/provider-fakes.js";
 import { scriptedModel } from "../helpers/scripted-model.js";
-import { tempProject } from "../helpers/tmp.js";
 
 // the provider packages warn about the test's unknown model names
 (globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
 
 const DEFER_TICKETS = 'defer.tools={"ticket_status":"always"}';
 
-const planes: Toolplane[] = [];
-async function open(set: string[]) {
-  const p = tempProject();
-  const plane = await Toolplane.open({ cwd: p.repo, env: p.env, set, bundledSkills: null });
-  planes.push(plane);
-  return plane;
-}
-afterEach(async () => {
-  for (const plane of planes.splice(0)) await plane.close();
-});
+const open = tempPlanes();
 
 const sentNames = (tools: Array<{ name: string }> | undefined) => (tools ?? []).map((t) => t.name);
 

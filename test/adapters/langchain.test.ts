@@ -13,24 +13,15 @@ import {
   type StructuredTool,
   ToolMessage,
 } from "langchain";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { langchainTools, toolplaneMiddleware } from "../../src/adapters/langchain.js";
-import { Toolplane } from "../../src/assemble/index.js";
+import type { Toolplane } from "../../src/assemble/index.js";
 import type { ToolResult } from "../../src/execute/index.js";
-import { tempProject } from "../helpers/tmp.js";
+import { tempPlanes } from "../helpers/planes.js";
 
 const DEFER_TICKETS = 'defer.tools={"ticket_status":"always"}';
 const STATUS = { ticket_id: "T-1001", include_history: null };
-const planes: Toolplane[] = [];
-async function open(set: string[] = []) {
-  const p = tempProject();
-  const plane = await Toolplane.open({ cwd: p.repo, env: p.env, set, bundledSkills: null });
-  planes.push(plane);
-  return plane;
-}
-afterEach(async () => {
-  for (const plane of planes.splice(0)) await plane.close();
-});
+const open = tempPlanes();
 
 /** The last tool message's text, as the scripted model's final answer. */
 const echoLastTool = (messages: BaseMessage[]) =>

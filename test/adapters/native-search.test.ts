@@ -9,11 +9,11 @@ import { generateText, stepCountIs } from "ai";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { aiSdkTools } from "../../src/adapters/ai-sdk.js";
 import { openaiAgentsTools } from "../../src/adapters/openai-agents.js";
-import { Toolplane } from "../../src/assemble/index.js";
 import { TOOL_SEARCH_DESCRIPTION, TOOL_SEARCH_NATIVE_DESCRIPTION } from "../../src/defer/tool-search.js";
 import type { ToolResult } from "../../src/execute/index.js";
+import { tempPlanes } from "../helpers/planes.js";
 import { recordingFetch, responsesServer } from "../helpers/provider-fakes.js";
-import { tempProject } from "../helpers/tmp.js";
+import { anthropicMessage, functionCall, outputMessage } from "../helpers/wire-model.js";
 
 beforeAll(() => {
   setTracingDisabled(true);
@@ -21,26 +21,10 @@ beforeAll(() => {
 });
 
 const TOOLPLANE_SEARCH = ['defer.tools={"ticket_status":"always"}', "defer.nativeSearch=toolplane"];
+const open = tempPlanes();
 const closing: Array<() => unknown> = [];
-async function open(set: string[]) {
-  const p = tempProject();
-  const plane = await Toolplane.open({ cwd: p.repo, env: p.env, set, bundledSkills: null });
-  closing.push(() => plane.close());
-  return plane;
-}
 afterEach(async () => {
   for (const close of closing.splice(0)) await close();
-});
-
-const anthropicMessage = (id: string, content: unknown[], stop: string) => ({
-  id,
-  type: "message",
-  role: "assistant",
-  model: "claude-test",
-  content,
-  stop_reason: stop,
-  stop_sequence: null,
-  usage: { input_tokens: 10, output_tokens: 5 },
 });
 
 const textOf = (r: ToolResult) => r.content.map((b) => (b.type === "text" ? b.text : "")).join("");
@@ -69,16 +53,14 @@ describe("defer.nativeSearch=toolplane", () => {
     const tools = await aiSdkTools(plane, { provider: "anthropic" });
     const { bodies, fetch } = recordingFetch([
       anthropicMessage(
-        "msg_1",
         [{ type: "tool_use", id: "toolu_1", name: "tool_search", input: { query: "ticket status lookup" } }],
         "tool_use",
       ),
       anthropicMessage(
-        "msg_2",
         [{ type: "tool_use", id: "toolu_2", name: "ticket_status", input: { ticket_id: "T-1001" } }],
         "tool_use",
       ),
-      anthropicMessage("msg_3", [{ type: "text", text: "answered" }], "end_turn"),
+      anthropicMessage([{ type: "text", text: "answered" }], "end_turn"),
     ]);
     const model = createAnthropic({ apiKey: "test", baseURL: "http://127.0.0.1:9/v1", fetch })("claude-test");
     const result = await generateText({
@@ -120,25 +102,8 @@ describe("defer.nativeSearch=toolplane", () => {
           arguments: { query: "ticket status lookup" },
         },
       ],
-      [
-        {
-          type: "function_call",
-          id: "fc_1",
-          call_id: "call_1",
-          name: "ticket_status",
-          arguments: JSON.stringify({ ticket_id: "T-1001", include_history: null }),
-          status: "completed",
-        },
-      ],
-      [
-        {
-          type: "message",
-          id: "msg_3",
-          role: "assistant",
-          status: "completed",
-          content: [{ type: "output_text", text: "answered", annotations: [] }],
-        },
-      ],
+      [functionCall("call_1", "ticket_status", { ticket_id: "T-1001", include_history: null })],
+      [outputMessage("answered")],
     ]);
     closing.push(() => srv.server.close());
     const plane = await open(TOOLPLANE_SEARCH);

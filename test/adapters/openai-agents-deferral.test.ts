@@ -12,11 +12,11 @@ import {
   setTracingDisabled,
   Usage,
 } from "@openai/agents";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deferredToolErrors, openaiAgentsTools } from "../../src/adapters/openai-agents.js";
-import { Toolplane } from "../../src/assemble/index.js";
+import { tempPlanes } from "../helpers/planes.js";
 import { responsesServer } from "../helpers/provider-fakes.js";
-import { tempProject } from "../helpers/tmp.js";
+import { functionCall, outputMessage } from "../helpers/wire-model.js";
 
 beforeAll(() => {
   setTracingDisabled(true);
@@ -24,16 +24,7 @@ beforeAll(() => {
 });
 
 const DEFER_TICKETS = 'defer.tools={"ticket_status":"always"}';
-const planes: Toolplane[] = [];
-async function open(set: string[]) {
-  const p = tempProject();
-  const plane = await Toolplane.open({ cwd: p.repo, env: p.env, set, bundledSkills: null });
-  planes.push(plane);
-  return plane;
-}
-afterEach(async () => {
-  for (const plane of planes.splice(0)) await plane.close();
-});
+const open = tempPlanes();
 
 type Step = { call: string; args: object } | { text: string };
 
@@ -152,24 +143,9 @@ describe("OpenAI Agents adapter, native form on the SDK's own Responses model", 
             },
           ],
         },
-        {
-          type: "function_call",
-          id: "fc_1",
-          call_id: "call_1",
-          name: "ticket_status",
-          arguments: JSON.stringify({ ticket_id: "T-1001", include_history: null }),
-          status: "completed",
-        },
+        functionCall("call_1", "ticket_status", { ticket_id: "T-1001", include_history: null }),
       ],
-      [
-        {
-          type: "message",
-          id: "msg_2",
-          role: "assistant",
-          status: "completed",
-          content: [{ type: "output_text", text: "answered", annotations: [] }],
-        },
-      ],
+      [outputMessage("answered")],
     ]);
     const plane = await open([DEFER_TICKETS]);
     const tools = await openaiAgentsTools(plane);

@@ -10,11 +10,12 @@ import {
   setTracingDisabled,
   Usage,
 } from "@openai/agents";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { openaiAgentsTools } from "../../src/adapters/openai-agents.js";
-import { Toolplane } from "../../src/assemble/index.js";
+import type { Toolplane } from "../../src/assemble/index.js";
 import type { ToolResult } from "../../src/execute/index.js";
-import { tempDir, tempProject } from "../helpers/tmp.js";
+import { tempPlanes } from "../helpers/planes.js";
+import { tempDir } from "../helpers/tmp.js";
 
 beforeAll(() => {
   // no trace export: the tests have no network
@@ -69,16 +70,7 @@ class ScriptedModel implements Model {
   }
 }
 
-const planes: Toolplane[] = [];
-async function open(set: string[] = []) {
-  const p = tempProject();
-  const plane = await Toolplane.open({ cwd: p.repo, env: p.env, set, bundledSkills: null });
-  planes.push(plane);
-  return plane;
-}
-afterEach(async () => {
-  for (const plane of planes.splice(0)) await plane.close();
-});
+const open = tempPlanes();
 
 async function runAgent(plane: Toolplane, args: Record<string, unknown>) {
   const results: ToolResult[] = [];
