@@ -1,8 +1,9 @@
-import { type Dirent, readdirSync, readFileSync, statSync } from "node:fs";
+import { type Dirent, readdirSync } from "node:fs";
 import path from "node:path";
 import { pathGlob } from "../../permissions/glob.js";
 import { isInside, realpathOfLongestPrefix } from "../../permissions/paths.js";
 import { isDirectory } from "../../util/file-kind.js";
+import { FileTooLargeError, NotRegularFileError, readRegularFileSync } from "../../util/regular-file.js";
 import type { CheckBudget } from "./budget.js";
 
 /** Entries a recursive read is checked through for askFiles; past it the read asks (it cannot be checked). */
@@ -98,12 +99,12 @@ function whitelistAbove(dir: string): boolean {
 
 function hasWhitelist(file: string): boolean {
   try {
-    // a plain file only: a planted FIFO named .gitignore would hold the check forever
-    const st = statSync(file);
-    if (!st.isFile()) return st.isFIFO() || st.isCharacterDevice() || st.isSocket();
-    if (st.size > 1 << 20) return true;
-    return /^\s*!/m.test(readFileSync(file, "utf8"));
-  } catch {
-    return false;
+    // a plain file only, checked on the open descriptor: a FIFO named .gitignore (planted, or
+    // swapped in after a stat) would hold the check forever
+    return /^\s*!/m.test(readRegularFileSync(file, 1 << 20));
+  } catch (error) {
+    // a file too large to read, or a pipe, device or socket where one was expected: it may let in
+    if (error instanceof FileTooLargeError) return true;
+    return error instanceof NotRegularFileError && error.kind !== "a directory";
   }
 }
